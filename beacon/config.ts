@@ -1,0 +1,46 @@
+declare const __SITEBEACON_APP_URL__: string;
+
+/** Where each kind of report is posted. */
+export interface Endpoints {
+  error: string;
+  csp: string;
+  performance: string;
+}
+
+/** The part of the options that decides where reports go (see `init`). */
+export interface EndpointOptions {
+  siteKey: string;
+  /** Collection origin, e.g. `https://ingest.example`; the API base becomes `ORIGIN/api`. */
+  ingestOrigin?: string;
+  /** Explicit API base; ends with `/api`. */
+  apiBase?: string;
+  errorEndpoint?: string;
+  cspEndpoint?: string;
+  performanceEndpoint?: string;
+}
+
+const trimSlashes = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * Resolves the three endpoints, first match wins (design, "Endpoint resolution"): explicit
+ * endpoint, `apiBase`, `ingestOrigin` + `/api`, then the build's main host
+ * (`SITEBEACON_APP_URL` at build time; if unset, the page's own origin) + `/api`.
+ * The host the script was loaded from never selects the collection host (spec, section 1).
+ *
+ * @example
+ * resolveEndpoints({ siteKey: 'k', ingestOrigin: 'https://in.example' }).error
+ * // 'https://in.example/api/error-reports/k'
+ */
+export const resolveEndpoints = (options: EndpointOptions, pageOrigin: string): Endpoints => {
+  const apiBase = trimSlashes(
+    options.apiBase ||
+      (options.ingestOrigin ? trimSlashes(options.ingestOrigin) + '/api' : '') ||
+      (__SITEBEACON_APP_URL__ || pageOrigin) + '/api',
+  );
+  const key = encodeURIComponent(options.siteKey);
+  return {
+    error: options.errorEndpoint || `${apiBase}/error-reports/${key}`,
+    csp: options.cspEndpoint || `${apiBase}/csp-reports/${key}`,
+    performance: options.performanceEndpoint || `${apiBase}/performance-sessions/${key}`,
+  };
+};

@@ -1,0 +1,5 @@
+export { init } from './init';
+export type { Beacon, BeaconContext, BeaconOptions, Capture, ReportKind } from './init';
+export { errors } from './errors';
+export type { EndpointOptions, Endpoints } from './config';
+export type { ErrorReport } from './lib/errorReport';

@@ -1,0 +1,54 @@
+import { HTTPError, type H3Event } from 'h3';
+
+/** The error codes of the design's response table. */
+export type ErrorCode =
+  | 'bad_request'
+  | 'invalid_json'
+  | 'invalid_report'
+  | 'unauthorized'
+  | 'origin_not_allowed'
+  | 'unknown_site'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal';
+
+/**
+ * An HTTP error the collector answers as `{"error":{"code","message"}}`.
+ *
+ * @example
+ * throw apiError(404, 'unknown_site', 'no site has the key "abc"');
+ */
+export const apiError = (status: number, code: ErrorCode, message: string, headers?: HeadersInit) =>
+  new HTTPError({ status, message, data: { code }, headers });
+
+const codeForStatus = (status: number): ErrorCode =>
+  status == 404
+    ? 'not_found'
+    : status == 405
+      ? 'method_not_allowed'
+      : status == 413
+        ? 'payload_too_large'
+        : status == 415
+          ? 'unsupported_media_type'
+          : status >= 500
+            ? 'internal'
+            : 'bad_request';
+
+/**
+ * Turns any error into the design's JSON error body. Unhandled errors (bugs) are answered 500
+ * without detail (h3 `src/error.ts` hides them too); `log` receives the detail.
+ */
+export const toErrorResponse = (error: HTTPError, event: H3Event, log: (error: unknown) => void) => {
+  const status = error.unhandled ? 500 : error.status;
+  if (status >= 500) log(error.cause ?? error);
+  const data = error.data as { code?: ErrorCode } | undefined;
+  const code = status >= 500 ? 'internal' : data?.code || codeForStatus(status);
+  const message = status >= 500 ? 'internal error' : error.message;
+  const headers = new Headers(event.res.errHeaders);
+  error.headers?.forEach((value, name) => headers.set(name, value));
+  headers.set('content-type', 'application/json; charset=utf-8');
+  return new Response(JSON.stringify({ error: { code, message } }), { status, headers });
+};

@@ -1,0 +1,75 @@
+import type { H3Event } from 'h3';
+import { apiError } from './apiError';
+
+/** Largest request body the collector reads (design: 413 above 64 KiB). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** `fetch` sends the spec's JSON type; `sendBeacon` sends a string as text/plain. */
+export const JSON_MEDIA_TYPES = ['application/json', 'text/plain'];
+
+const mediaTypeOf = (event: H3Event) =>
+  (event.req.headers.get('content-type') || '').split(';')[0]!.trim().toLowerCase();
+
+const readLimited = async (event: H3Event, limit: number): Promise<Uint8Array> => {
+  const tooLarge = () => apiError(413, 'payload_too_large', `the body is larger than ${limit} bytes`);
+  const declared = Number(event.req.headers.get('content-length'));
+  // Decided before reading a byte when the client says how much it sends...
+  if (declared > limit) throw tooLarge();
+  const stream = event.req.body;
+  if (!stream) return new Uint8Array();
+  // ...and while streaming when it does not (chunked bodies).
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+};
+
+/**
+ * Reads a JSON request body: checks the media type (415), the size (413) and the encoding and
+ * syntax (400 `invalid_json`).
+ *
+ * @example
+ * const body = await readJsonBody(event, { mediaTypes: JSON_MEDIA_TYPES });
+ */
+export const readJsonBody = async (
+  event: H3Event,
+  { mediaTypes, limit = MAX_BODY_BYTES }: { mediaTypes: string[]; limit?: number },
+): Promise<unknown> => {
+  const mediaType = mediaTypeOf(event);
+  if (!mediaTypes.includes(mediaType)) {
+    throw apiError(
+      415,
+      'unsupported_media_type',
+      `Content-Type ${mediaType ? `"${mediaType}"` : '(none)'} is not accepted here; send ${mediaTypes.join(' or ')}`,
+    );
+  }
+  const bytes = await readLimited(event, limit);
+  if (bytes.byteLength == 0) throw apiError(400, 'invalid_json', 'the body is empty');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw apiError(400, 'invalid_json', 'the body is not valid UTF-8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw apiError(400, 'invalid_json', `the body is not valid JSON: ${(error as Error).message}`);
+  }
+};

@@ -1,0 +1,178 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import { serve } from 'h3';
+import { createCollector } from './app';
+import { createSqliteStore } from './store/sqlite';
+import type { Store } from './store/store';
+
+export const USAGE = `Usage: sitebeacon <command> [options]
+
+Commands:
+  serve [--port 8787] [--host 127.0.0.1] [--public-url URL] [--demo]
+                        run the collector (--demo also serves a demo page at /)
+  site add --origin URL [--origin URL...] [--name NAME]
+                        create a site; prints its key and script tag
+  export --site SITE_KEY --kind errors [--since ISO]
+                        print stored records as NDJSON
+
+Every command takes --db FILE (default ./data/sitebeacon.db, env SITEBEACON_DB) and --json.
+Env: SITEBEACON_PORT, SITEBEACON_HOST, SITEBEACON_PUBLIC_URL.
+`;
+
+/** Where the CLI writes; tests pass their own. */
+export interface CliIO {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+class UsageError extends Error {}
+
+const common = {
+  db: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options'];
+
+const parse = <O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) => {
+  try {
+    return parseArgs({ args, options: { ...common, ...options }, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+};
+
+const dbFile = (values: { db?: string | undefined }, io: CliIO) =>
+  resolve(values.db || io.env.SITEBEACON_DB || './data/sitebeacon.db');
+
+const toOrigin = (value: string) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--origin ${value} is not a URL; write it like https://shop.example`);
+  }
+  if (url.protocol != 'http:' && url.protocol != 'https:') throw new UsageError(`--origin ${value} is not http(s)`);
+  return url.origin;
+};
+
+const snippet = (publicUrl: string, siteKey: string) =>
+  `<script src="${publicUrl}/beacon.js" data-site-key="${siteKey}" data-ingest-origin="${publicUrl}" async></script>`;
+
+const withStore = async <T>(file: string, work: (store: Store) => Promise<T>) => {
+  const store = createSqliteStore({ file });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+};
+
+const siteAdd = async (args: string[], io: CliIO) => {
+  const values = parse(args, { origin: { type: 'string', multiple: true }, name: { type: 'string' }, 'public-url': { type: 'string' } });
+  const origins = (values.origin || []).map(toOrigin);
+  if (!origins.length) throw new UsageError('site add needs at least one --origin URL');
+  const site = await withStore(dbFile(values, io), (store) => store.addSite({ name: values.name, allowedOrigins: origins }));
+  const publicUrl = (values['public-url'] || io.env.SITEBEACON_PUBLIC_URL || 'http://127.0.0.1:8787').replace(/\/+$/, '');
+  const tag = snippet(publicUrl, site.siteKey);
+  if (values.json) {
+    io.out(JSON.stringify({ site_key: site.siteKey, name: site.name, allowed_origins: site.allowedOrigins, snippet: tag }));
+  } else {
+    io.out(`Created site "${site.name}"\n  site key:        ${site.siteKey}\n  allowed origins: ${origins.join(', ')}\n\nPaste into every page:\n  ${tag}`);
+  }
+};
+
+const KINDS = ['errors', 'csp', 'performance'] as const;
+
+const exportRecords = async (args: string[], io: CliIO) => {
+  const values = parse(args, { site: { type: 'string' }, kind: { type: 'string' }, since: { type: 'string' } });
+  if (!values.site) throw new UsageError('export needs --site SITE_KEY');
+  const kind = values.kind as (typeof KINDS)[number];
+  if (!KINDS.includes(kind)) throw new UsageError(`export needs --kind ${KINDS.join('|')}`);
+  if (values.since && Number.isNaN(Date.parse(values.since))) throw new UsageError(`--since ${values.since} is not an ISO date`);
+  if (kind != 'errors') throw new Error(`export --kind ${kind}: this collector does not store ${kind} reports yet`);
+  await withStore(dbFile(values, io), async (store) => {
+    if (!(await store.getSite(values.site!))) throw new Error(`no site has the key "${values.site}"`);
+    for (let afterId = 0; ; ) {
+      const page = await store.listErrorReports(values.site!, { since: values.since, afterId, limit: 1000 });
+      for (const record of page) io.out(JSON.stringify(record));
+      if (page.length < 1000) break;
+      afterId = page[page.length - 1]!.id;
+    }
+  });
+};
+
+const serveCollector = async (args: string[], io: CliIO) => {
+  const values = parse(args, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'public-url': { type: 'string' },
+    demo: { type: 'boolean', default: false },
+  });
+  const port = Number(values.port ?? io.env.SITEBEACON_PORT ?? 8787);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${values.port} is not a port`);
+  const host = values.host || io.env.SITEBEACON_HOST || '127.0.0.1';
+  const file = dbFile(values, io);
+  const store = createSqliteStore({ file });
+  let publicUrl = (values['public-url'] || io.env.SITEBEACON_PUBLIC_URL || '').replace(/\/+$/, '');
+  const app = createCollector({
+    store,
+    beaconFile: fileURLToPath(new URL('./beacon.min.js', import.meta.url)),
+    demo: values.demo ? { siteKey: 'demo', publicUrl: () => publicUrl } : undefined,
+  });
+  const server = serve(app, { port, hostname: host, silent: true, gracefulShutdown: false });
+  await server.ready();
+  const address = server.node?.server?.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  publicUrl ||= url;
+  if (values.demo) {
+    await store.putSite({ siteKey: 'demo', name: 'Demo', allowedOrigins: [new URL(publicUrl).origin] });
+  }
+  if (values.json) {
+    io.out(JSON.stringify({ url, public_url: publicUrl, db: file, ...(values.demo ? { demo: `${publicUrl}/` } : {}) }));
+  } else {
+    io.out(`sitebeacon collector listening on ${url}`);
+    io.out(`data stored in ${file}`);
+    if (values.demo) io.out(`demo page: ${publicUrl}/ (site key "demo")`);
+  }
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await server.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+};
+
+/**
+ * Runs one `sitebeacon` command. Resolves to the exit code.
+ *
+ * @example
+ * await main(['site', 'add', '--origin', 'https://shop.example', '--json']);
+ */
+export const main = async (
+  argv: string[],
+  io: CliIO = { out: (line) => console.log(line), err: (line) => console.error(line), env: process.env },
+): Promise<number> => {
+  const [command, ...rest] = argv;
+  try {
+    if (command == 'serve') await serveCollector(rest, io);
+    else if (command == 'site' && rest[0] == 'add') await siteAdd(rest.slice(1), io);
+    else if (command == 'export') await exportRecords(rest, io);
+    else if (!command || command == 'help' || command == '--help' || command == '-h') io.out(USAGE);
+    else throw new UsageError(`unknown command "${argv.join(' ')}"`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`sitebeacon: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(`sitebeacon: ${(error as Error).message}`);
+    return 1;
+  }
+};

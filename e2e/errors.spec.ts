@@ -1,0 +1,85 @@
+import { beaconTag, expect, test } from './fixtures';
+
+test('a thrown error travels from a page on another origin into the collector store, once', async ({
+  page,
+  pages,
+  collector,
+}) => {
+  const siteKey = await collector.addSite(pages.origin);
+  pages.route(
+    '/cart',
+    `<!doctype html><title>cart</title>${beaconTag(collector, siteKey)}
+     <button id="checkout">Checkout</button><script src="/checkout.js" defer></script>`,
+  );
+  await page.goto(`${pages.origin}/cart?step=2#review`);
+  await page.waitForFunction(() => 'sitebeacon' in window);
+
+  await page.click('#checkout');
+
+  await expect.poll(() => collector.exported(siteKey, 'errors'), { timeout: 10_000 }).toHaveLength(1);
+  // Leaving the page flushes anything still queued: the error must not arrive a second time.
+  await page.goto('about:blank');
+  await page.waitForTimeout(1500);
+  const stored = await collector.exported(siteKey, 'errors');
+  expect(stored).toHaveLength(1);
+  expect(stored[0]).toMatchObject({
+    site_key: siteKey,
+    error_type: 'javascript_error',
+    error_message: 'cart is empty',
+    error_name: 'TypeError',
+    // The fragment never leaves the page; the query does.
+    page_url: `${pages.origin}/cart?step=2`,
+    source_url: `${pages.origin}/checkout.js`,
+    line: 3,
+  });
+  expect(stored[0]!.stack).toContain('at checkout');
+  expect(stored[0]!.stack).toContain(`${pages.origin}/checkout.js:3:`);
+  expect(stored[0]!.user_agent).toContain('Chrome');
+});
+
+test('a browser on an origin the site does not allow stores nothing', async ({ page, pages, collector }) => {
+  const siteKey = await collector.addSite('https://shop.example');
+  pages.route(
+    '/cart',
+    `<!doctype html>${beaconTag(collector, siteKey)}<button id="checkout">Checkout</button><script src="/checkout.js" defer></script>`,
+  );
+  const pageErrors: Error[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error));
+  await page.goto(`${pages.origin}/cart`);
+  await page.waitForFunction(() => 'sitebeacon' in window);
+  await page.click('#checkout');
+  await page.waitForTimeout(2000);
+  expect(await collector.exported(siteKey, 'errors')).toEqual([]);
+  // The page saw its own error and nothing from the beacon.
+  expect(pageErrors.map((error) => error.message)).toEqual(['cart is empty']);
+});
+
+test('the demo page of `serve --demo` reports its button error into the demo site', async ({ page }) => {
+  const { spawn } = await import('node:child_process');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+  const db = join(mkdtempSync(join(tmpdir(), 'sitebeacon-demo-')), 'demo.db');
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--demo', '--json', '--db', db], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const started = await new Promise<{ demo: string }>((resolve) =>
+      child.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(String(chunk)))),
+    );
+    await page.goto(started.demo);
+    await page.waitForFunction(() => 'sitebeacon' in window);
+    await page.click('#throw');
+    const exported = async () => {
+      const { execFileSync } = await import('node:child_process');
+      const out = execFileSync(process.execPath, [cli, 'export', '--site', 'demo', '--kind', 'errors', '--db', db]);
+      return String(out).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    };
+    await expect.poll(exported, { timeout: 10_000 }).toHaveLength(1);
+    expect((await exported())[0]).toMatchObject({ error_message: 'demo: the cart is empty', error_name: 'TypeError' });
+  } finally {
+    child.kill('SIGTERM');
+  }
+});

@@ -1,0 +1,121 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { test as base } from '@playwright/test';
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
+
+/** A real `sitebeacon serve` process on a random port, with a fresh SQLite file. */
+export interface Collector {
+  /** The collector's origin as pages see it: `http://localhost:PORT` (pages live on 127.0.0.1). */
+  origin: string;
+  db: string;
+  /** Runs `sitebeacon site add --origin ... --json`; returns the site key. */
+  addSite(...origins: string[]): Promise<string>;
+  /** Runs `sitebeacon export --site KEY --kind KIND`; returns the stored records. */
+  exported(siteKey: string, kind: 'errors' | 'csp' | 'performance'): Promise<Record<string, unknown>[]>;
+  /** Runs any other CLI command against this collector's database. */
+  cli(...args: string[]): Promise<{ stdout: string; stderr: string }>;
+  /** Stops the process (SIGTERM), as a collector that went down. */
+  stop(): Promise<void>;
+}
+
+/** A plain HTTP server on a second origin that serves the test's pages. */
+export interface PageServer {
+  /** `http://127.0.0.1:PORT`: a different origin from the collector's, so CORS is real. */
+  origin: string;
+  /** Serves `body` at `path` with these headers (e.g. a Content-Security-Policy). */
+  route(path: string, body: string, headers?: OutgoingHttpHeaders): void;
+}
+
+const startCollector = async (dir: string): Promise<{ child: ChildProcess; port: number }> => {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--db', join(dir, 'sitebeacon.db')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
+      if (match) resolve(Number(match[1]));
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+    child.once('exit', (code) => reject(new Error(`collector exited with ${code}: ${output}`)));
+  });
+  return { child, port };
+};
+
+export const test = base.extend<{ collector: Collector; pages: PageServer }>({
+  collector: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-e2e-'));
+    const db = join(dir, 'sitebeacon.db');
+    const { child, port } = await startCollector(dir);
+    const cli = (...args: string[]) => run(process.execPath, [CLI, ...args, '--db', db]);
+    const stop = () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+    await use({
+      origin: `http://localhost:${port}`,
+      db,
+      cli,
+      stop,
+      async addSite(...origins) {
+        const { stdout } = await cli('site', 'add', ...origins.flatMap((origin) => ['--origin', origin]), '--json');
+        return (JSON.parse(stdout) as { site_key: string }).site_key;
+      },
+      async exported(siteKey, kind) {
+        const { stdout } = await cli('export', '--site', siteKey, '--kind', kind);
+        return stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      },
+    });
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+  },
+
+  pages: async ({}, use) => {
+    const routes = new Map<string, { body: string; headers: OutgoingHttpHeaders }>();
+    const server: Server = createServer((req, res) => {
+      const path = new URL(req.url!, 'http://x').pathname;
+      const route = routes.get(path);
+      if (route) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...route.headers });
+        return res.end(route.body);
+      }
+      // Static helpers such as app.js live in e2e/pages/.
+      try {
+        const body = readFileSync(join(PAGES, path.replace(/^\/+/, '').replace(/\.\./g, '')));
+        res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html' });
+        res.end(body);
+      } catch {
+        res.writeHead(404).end('not found');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await use({
+      origin: `http://127.0.0.1:${port}`,
+      route: (path, body, headers = {}) => routes.set(path, { body, headers }),
+    });
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  },
+});
+
+/** The snippet the collector generates for a site (design, "Script tag"). */
+export const beaconTag = (collector: Collector, siteKey: string) =>
+  `<script src="${collector.origin}/beacon.js" data-site-key="${siteKey}" data-ingest-origin="${collector.origin}" async></script>`;
+
+export { expect } from '@playwright/test';

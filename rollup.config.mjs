@@ -1,0 +1,72 @@
+import { builtinModules } from 'node:module';
+import { readFileSync } from 'node:fs';
+import nodeResolve from '@rollup/plugin-node-resolve';
+import replace from '@rollup/plugin-replace';
+import terser from '@rollup/plugin-terser';
+import typescript from '@rollup/plugin-typescript';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
+// The beacon's default main host (design, "Endpoint resolution"); empty means the page's own origin.
+const defineAppUrl = () =>
+  replace({
+    preventAssignment: true,
+    values: { __SITEBEACON_APP_URL__: JSON.stringify(process.env.SITEBEACON_APP_URL || '') },
+  });
+
+const beaconTypescript = (declarations) =>
+  typescript({
+    tsconfig: './tsconfig.json',
+    include: ['beacon/**/*.ts'],
+    exclude: ['**/*.test.ts'],
+    noEmit: false,
+    ...(declarations
+      ? { declaration: true, declarationDir: 'dist/types', outDir: 'dist', rootDir: '.' }
+      : { declaration: false, outDir: 'dist' }),
+  });
+
+/** Terser as web-vitals uses it: `_`-prefixed properties are private and mangled. */
+const minify = () =>
+  terser({
+    ecma: 2020,
+    module: false,
+    compress: { passes: 3, unsafe_arrows: true },
+    mangle: { properties: { regex: /^_/ } },
+    format: { comments: false },
+  });
+
+export default [
+  {
+    // The script-tag build: everything the snippet needs in one file.
+    input: 'beacon/script.ts',
+    output: { file: 'dist/beacon.min.js', format: 'iife', sourcemap: false },
+    plugins: [defineAppUrl(), nodeResolve(), beaconTypescript(false), minify()],
+  },
+  {
+    // The npm build: ES modules, web-vitals left as an import so bundlers drop what is unused.
+    input: 'beacon/index.ts',
+    output: { dir: 'dist', entryFileNames: 'beacon.mjs', format: 'es' },
+    external: (id) => id === 'web-vitals' || id.startsWith('web-vitals/'),
+    plugins: [defineAppUrl(), beaconTypescript(true)],
+  },
+  {
+    // The collector and its CLI, for Node.
+    input: 'collector/cli.ts',
+    output: { file: 'dist/cli.js', format: 'es', banner: '#!/usr/bin/env node' },
+    external: [
+      ...builtinModules,
+      ...builtinModules.map((name) => `node:${name}`),
+      ...Object.keys(pkg.dependencies),
+    ].map((name) => new RegExp(`^${name.replace(/[/\\^$*+?.()|[\]{}]/g, '\\$&')}(/|$)`)),
+    plugins: [
+      typescript({
+        tsconfig: './tsconfig.json',
+        include: ['collector/**/*.ts'],
+        exclude: ['**/*.test.ts'],
+        noEmit: false,
+        declaration: false,
+        outDir: 'dist',
+      }),
+    ],
+  },
+];

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  define: { __SITEBEACON_APP_URL__: JSON.stringify('') },
+  test: {
+    include: ['beacon/**/*.test.ts', 'collector/**/*.test.ts'],
+    // Playwright's specs under e2e/ run with `playwright test`, not here.
+    exclude: ['e2e/**', 'node_modules/**'],
+  },
+});
