@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { main } from './main';
+import { createSqliteStore } from './store/sqlite';
+
+let dir: string;
+let db: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sitebeacon-cli-'));
+  db = join(dir, 'nested', 'sitebeacon.db');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const cli = async (...argv: string[]) => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main([...argv, '--db', db], { out: (line) => out.push(line), err: (line) => err.push(line), env: {} });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+};
+
+test('site add --json creates a site with normalised origins and prints its key and snippet', async () => {
+  const { code, out } = await cli('site', 'add', '--origin', 'https://shop.example/cart', '--origin', 'http://localhost:3000', '--name', 'Shop', '--json');
+  expect(code).toBe(0);
+  const created = JSON.parse(out) as { site_key: string; allowed_origins: string[]; snippet: string };
+  expect(created.site_key).toMatch(/^[\w-]{16}$/);
+  expect(created.allowed_origins).toEqual(['https://shop.example', 'http://localhost:3000']);
+  expect(created.snippet).toBe(
+    `<script src="http://127.0.0.1:8787/beacon.js" data-site-key="${created.site_key}" data-ingest-origin="http://127.0.0.1:8787" async></script>`,
+  );
+  const store = createSqliteStore({ file: db });
+  expect(await store.getSite(created.site_key)).toMatchObject({ name: 'Shop', allowedOrigins: created.allowed_origins });
+  await store.close();
+});
+
+test('export --kind errors prints what was stored as NDJSON, filtered by --since', async () => {
+  const store = createSqliteStore({ file: db });
+  await store.insertErrorReports('default', [{ error_type: 'js', error_message: 'old' }], { receivedAt: Date.parse('2026-01-01T00:00:00Z') });
+  await store.insertErrorReports('default', [{ error_type: 'js', error_message: 'new', line: 4 }], { receivedAt: Date.parse('2026-06-01T00:00:00Z') });
+  await store.close();
+
+  const all = await cli('export', '--site', 'default', '--kind', 'errors');
+  expect(all.code).toBe(0);
+  const lines = all.out.split('\n').map((line) => JSON.parse(line) as { error_message: string });
+  expect(lines.map((record) => record.error_message)).toEqual(['old', 'new']);
+
+  const recent = await cli('export', '--site', 'default', '--kind', 'errors', '--since', '2026-03-01T00:00:00Z');
+  expect(JSON.parse(recent.out)).toMatchObject({ error_message: 'new', line: 4, received_at: '2026-06-01T00:00:00.000Z' });
+});
+
+test.each([
+  [['site', 'add'], /at least one --origin/],
+  [['site', 'add', '--origin', 'not a url'], /is not a URL/],
+  [['site', 'add', '--origin', 'ftp://files.example'], /is not http/],
+  [['export', '--kind', 'errors'], /needs --site/],
+  [['export', '--site', 'default', '--kind', 'logs'], /needs --kind errors\|csp\|performance/],
+  [['export', '--site', 'default', '--kind', 'errors', '--since', 'yesterday'], /not an ISO date/],
+  [['serve', '--port', '99999'], /is not a port/],
+  [['serve', '--bogus'], /Unknown option/],
+  [['frobnicate'], /unknown command/],
+])('%j is a usage error (exit 2) that says what is wrong', async (argv, message) => {
+  const { code, err } = await cli(...argv);
+  expect(code).toBe(2);
+  expect(err).toMatch(message);
+  expect(err).toContain('Usage: sitebeacon');
+});
+
+test('export for an unknown site fails with exit 1', async () => {
+  const { code, err } = await cli('export', '--site', 'nope', '--kind', 'errors');
+  expect(code).toBe(1);
+  expect(err).toContain('no site has the key "nope"');
+});

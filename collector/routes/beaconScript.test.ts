@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, expect, test } from 'vitest';
+import { createTestCollector } from '../testCollector';
+
+let collector: ReturnType<typeof createTestCollector>;
+afterEach(() => collector.close());
+
+test('GET /beacon.js serves the built IIFE as JavaScript, cacheable and loadable from any origin', async () => {
+  collector = createTestCollector();
+  const response = await collector.request('/beacon.js');
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  expect(response.headers.get('cache-control')).toMatch(/max-age=\d+/);
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+  expect(await response.text()).toBe(readFileSync(new URL('../../dist/beacon.min.js', import.meta.url), 'utf8'));
+
+  const revalidated = await collector.request('/beacon.js', { headers: { 'if-none-match': response.headers.get('etag')! } });
+  expect(revalidated.status).toBe(304);
+});
+
+test('the demo page loads /beacon.js for the demo site and has a button that throws', async () => {
+  collector = createTestCollector({ demo: true });
+  const response = await collector.request('/');
+  expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  const page = await response.text();
+  expect(page).toContain('<script src="http://127.0.0.1:8787/beacon.js" data-site-key="demo" data-ingest-origin="http://127.0.0.1:8787" async></script>');
+  expect(page).toContain('<button id="throw"');
+});
+
+test('without --demo there is no page at /', async () => {
+  collector = createTestCollector();
+  expect((await collector.request('/')).status).toBe(404);
+});

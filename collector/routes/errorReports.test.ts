@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createTestCollector } from '../testCollector';
+
+const report = {
+  error_type: 'javascript_error',
+  error_message: 'x is not defined',
+  error_name: 'ReferenceError',
+  stack: 'ReferenceError: x is not defined\n    at checkout (https://shop.example/app.js:10:5)',
+  source_url: 'https://shop.example/app.js',
+  line: 10,
+  column: 5,
+  page_url: 'https://shop.example/cart',
+  timestamp: 1795000000000,
+  session_id: 'abc',
+  count: 2,
+};
+
+describe('error reports', () => {
+  let collector: ReturnType<typeof createTestCollector>;
+  let siteKey: string;
+  const shop = 'https://shop.example';
+
+  beforeEach(async () => {
+    collector = createTestCollector();
+    siteKey = (await collector.store.addSite({ name: 'Shop', allowedOrigins: [shop] })).siteKey;
+  });
+  afterEach(async () => {
+    expect(collector.errors).toEqual([]);
+    await collector.close();
+  });
+
+  const stored = () => collector.store.listErrorReports(siteKey);
+
+  test('the spec-shaped POST /api/error-reports stores under the default site and answers 202', async () => {
+    const response = await collector.post('/api/error-reports', { error_type: 'php_error', error_message: 'boom' });
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ status: 'accepted', accepted: 1 });
+    const [record] = await collector.store.listErrorReports('default');
+    expect(record).toMatchObject({ site_key: 'default', error_type: 'php_error', error_message: 'boom' });
+  });
+
+  test('a full report from an allowed origin is stored with every field, and CORS lets the page read the answer', async () => {
+    const response = await collector.post(`/api/error-reports/${siteKey}`, report, { origin: shop, 'user-agent': 'UA/1' });
+    expect(response.status).toBe(202);
+    expect(response.headers.get('access-control-allow-origin')).toBe(shop);
+    expect(response.headers.get('vary')).toBe('Origin');
+    const records = await stored();
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ ...report, site_key: siteKey, user_agent: 'UA/1' });
+    expect(Date.parse(records[0]!.received_at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  test('an array of reports is stored whole; sendBeacon text/plain bodies are accepted', async () => {
+    const batch = [report, { error_type: 'manual', error_message: 'second' }];
+    const response = await collector.post(`/api/error-reports/${siteKey}`, batch, {
+      'content-type': 'text/plain;charset=UTF-8',
+    });
+    expect(await response.json()).toEqual({ status: 'accepted', accepted: 2 });
+    expect((await stored()).map((record) => record.error_message)).toEqual(['x is not defined', 'second']);
+  });
+
+  test('unknown fields are kept in extra; prototype keys are harmless', async () => {
+    const body = `{"error_type":"js","error_message":"m","release":"1.2.3","__proto__":{"polluted":true}}`;
+    expect((await collector.post(`/api/error-reports/${siteKey}`, body)).status).toBe(202);
+    const [record] = await stored();
+    expect(record!.extra).toEqual({ release: '1.2.3' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test('over-long strings are cut to their bound, not refused', async () => {
+    await collector.post(`/api/error-reports/${siteKey}`, { error_type: 'js', error_message: 'm'.repeat(5000) });
+    expect((await stored())[0]!.error_message).toHaveLength(2000);
+  });
+
+  test('the preflight answers an allowed origin with the methods and headers it may use', async () => {
+    const response = await collector.request(`/api/error-reports/${siteKey}`, {
+      method: 'OPTIONS',
+      headers: { origin: shop, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(shop);
+    expect(response.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    expect(Number(response.headers.get('access-control-max-age'))).toBeGreaterThan(0);
+  });
+
+  const bad: Array<[string, () => Promise<Response>, number, string]> = [
+    ['invalid JSON', () => collector.post(`/api/error-reports/${siteKey}`, '{"error_type":'), 400, 'invalid_json'],
+    ['an empty body', () => collector.post(`/api/error-reports/${siteKey}`, ''), 400, 'invalid_json'],
+    [
+      'invalid UTF-8',
+      () =>
+        collector.request(`/api/error-reports/${siteKey}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+        }),
+      400,
+      'invalid_json',
+    ],
+    ['a missing error_message', () => collector.post(`/api/error-reports/${siteKey}`, { error_type: 'js' }), 400, 'invalid_report'],
+    ['a numeric error_type', () => collector.post(`/api/error-reports/${siteKey}`, { error_type: 1, error_message: 'm' }), 400, 'invalid_report'],
+    ['a JSON string', () => collector.post(`/api/error-reports/${siteKey}`, '"hello"'), 400, 'invalid_report'],
+    ['an empty array', () => collector.post(`/api/error-reports/${siteKey}`, []), 400, 'invalid_report'],
+    ['an array of 51', () => collector.post(`/api/error-reports/${siteKey}`, Array(51).fill(report)), 400, 'invalid_report'],
+    ['a bad report inside an array', () => collector.post(`/api/error-reports/${siteKey}`, [report, { error_type: 'js' }]), 400, 'invalid_report'],
+    ['an unknown site', () => collector.post('/api/error-reports/no-such-site', report), 404, 'unknown_site'],
+    ['a foreign origin', () => collector.post(`/api/error-reports/${siteKey}`, report, { origin: 'https://evil.example' }), 403, 'origin_not_allowed'],
+    ['a form post', () => collector.post(`/api/error-reports/${siteKey}`, 'a=b', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type'],
+    ['a body over 64 KiB', () => collector.post(`/api/error-reports/${siteKey}`, { ...report, stack: 's'.repeat(70_000) }), 413, 'payload_too_large'],
+    [
+      'a chunked body over 64 KiB',
+      () =>
+        collector.request(`/api/error-reports/${siteKey}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: new ReadableStream({
+            start(controller) {
+              for (let i = 0; i < 20; i++) controller.enqueue(new TextEncoder().encode(' '.repeat(4096)));
+              controller.close();
+            },
+          }),
+          duplex: 'half',
+        } as RequestInit),
+      413,
+      'payload_too_large',
+    ],
+    ['a GET', () => collector.request(`/api/error-reports/${siteKey}`), 405, 'method_not_allowed'],
+    ['a preflight from a foreign origin', () => collector.request(`/api/error-reports/${siteKey}`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } }), 403, 'origin_not_allowed'],
+  ];
+
+  test.each(bad)('%s is answered with its status and code, and nothing is stored', async (_name, send, status, code) => {
+    const response = await send();
+    expect(response.status).toBe(status);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe(code);
+    expect(body.error.message.length).toBeGreaterThan(0);
+    expect(await stored()).toEqual([]);
+    expect(await collector.store.listErrorReports('default')).toEqual([]);
+  });
+
+  test('a browser origin on the unkeyed endpoint must be allowed for the default site', async () => {
+    const response = await collector.post('/api/error-reports', report, { origin: shop });
+    expect(response.status).toBe(403);
+  });
+
+  test('an unknown path is a JSON 404', async () => {
+    const response = await collector.request('/api/nothing-here');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+});

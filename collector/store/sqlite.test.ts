@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { createSqliteStore } from './sqlite';
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sitebeacon-store-'));
+  file = join(dir, 'sitebeacon.db');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+test('a new file is migrated, in WAL mode, with the default site', async () => {
+  const store = createSqliteStore({ file });
+  expect(await store.getDefaultSite()).toMatchObject({ siteKey: 'default', allowedOrigins: [] });
+  await store.close();
+  const db = new Database(file, { readonly: true });
+  expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+  expect(db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(1);
+  db.close();
+});
+
+test('reopening keeps what was committed and does not migrate twice', async () => {
+  const first = createSqliteStore({ file });
+  const site = await first.addSite({ name: 'Shop', allowedOrigins: ['https://shop.example'] });
+  await first.insertErrorReports(site.siteKey, [{ error_type: 'js', error_message: 'kept' }], { receivedAt: Date.now() });
+  await first.close();
+  const second = createSqliteStore({ file });
+  expect((await second.listErrorReports(site.siteKey)).map((record) => record.error_message)).toEqual(['kept']);
+  await second.close();
+});
+
+test('a database from a newer collector is refused with a clear message instead of being damaged', () => {
+  const db = new Database(file);
+  db.pragma('user_version = 999');
+  db.close();
+  expect(() => createSqliteStore({ file })).toThrow(/schema version 999, newer than this collector/);
+});
+
+test('listing pages by cursor and limit', async () => {
+  const store = createSqliteStore({ file });
+  const reports = Array.from({ length: 5 }, (_, i) => ({ error_type: 'js', error_message: `m${i}` }));
+  await store.insertErrorReports('default', reports, { receivedAt: Date.now() });
+  const page1 = await store.listErrorReports('default', { limit: 2 });
+  const page2 = await store.listErrorReports('default', { limit: 2, afterId: page1[1]!.id });
+  expect([...page1, ...page2].map((record) => record.error_message)).toEqual(['m0', 'm1', 'm2', 'm3']);
+  await store.close();
+});

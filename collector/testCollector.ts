@@ -1,0 +1,44 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCollector } from './app';
+import { createSqliteStore } from './store/sqlite';
+
+/**
+ * A collector on a real, fresh SQLite file for unit tests, called in-process through
+ * `app.fetch(new Request(...))`. `close()` removes the file.
+ */
+export const createTestCollector = (options: { demo?: boolean } = {}) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-unit-'));
+  const file = join(dir, 'sitebeacon.db');
+  const store = createSqliteStore({ file });
+  const errors: unknown[] = [];
+  const app = createCollector({
+    store,
+    beaconFile: fileURLToPath(new URL('../dist/beacon.min.js', import.meta.url)),
+    demo: options.demo ? { siteKey: 'demo', publicUrl: () => 'http://127.0.0.1:8787' } : undefined,
+    logError: (error) => errors.push(error),
+  });
+  const request = async (path: string, init?: RequestInit): Promise<Response> =>
+    app.fetch(new Request(`http://collector.test${path}`, init));
+  return {
+    app,
+    store,
+    file,
+    /** Errors the collector logged as internal (a bug if any). */
+    errors,
+    request,
+    /** POSTs `body` (serialised unless a string) with the given Content-Type and headers. */
+    post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      request(path, {
+        method: 'POST',
+        body: typeof body == 'string' ? body : JSON.stringify(body),
+        headers: { 'content-type': 'application/json', ...headers },
+      }),
+    close: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
