@@ -2,8 +2,10 @@ import { H3 } from 'h3';
 import { toErrorResponse } from './http/apiError';
 import { beaconScriptRoutes } from './routes/beaconScript';
 import { connectivityRoutes } from './routes/connectivity';
+import { cspReportRoutes } from './routes/cspReports';
 import { demoRoutes } from './routes/demo';
 import { errorReportRoutes } from './routes/errorReports';
+import { performanceSessionRoutes } from './routes/performanceSessions';
 import type { Store } from './store/store';
 
 /** Options of `createCollector()`. */
@@ -37,6 +39,8 @@ export const createCollector = ({
   });
   connectivityRoutes(app);
   errorReportRoutes(app, { store });
+  cspReportRoutes(app, { store });
+  performanceSessionRoutes(app, { store });
   beaconScriptRoutes(app, { beaconFile });
   if (demo) demoRoutes(app, demo);
   return app;

@@ -14,7 +14,7 @@ Commands:
                         run the collector (--demo also serves a demo page at /)
   site add --origin URL [--origin URL...] [--name NAME]
                         create a site; prints its key and script tag
-  export --site SITE_KEY --kind errors [--since ISO]
+  export --site SITE_KEY --kind errors|csp|performance [--since ISO]
                         print stored records as NDJSON
 
 Every command takes --db FILE (default ./data/sitebeacon.db, env SITEBEACON_DB) and --json.
@@ -92,11 +92,16 @@ const exportRecords = async (args: string[], io: CliIO) => {
   const kind = values.kind as (typeof KINDS)[number];
   if (!KINDS.includes(kind)) throw new UsageError(`export needs --kind ${KINDS.join('|')}`);
   if (values.since && Number.isNaN(Date.parse(values.since))) throw new UsageError(`--since ${values.since} is not an ISO date`);
-  if (kind != 'errors') throw new Error(`export --kind ${kind}: this collector does not store ${kind} reports yet`);
+  const list = {
+    errors: (store: Store) => store.listErrorReports.bind(store),
+    csp: (store: Store) => store.listCspReports.bind(store),
+    performance: (store: Store) => store.listPerformanceSessions.bind(store),
+  }[kind];
   await withStore(dbFile(values, io), async (store) => {
     if (!(await store.getSite(values.site!))) throw new Error(`no site has the key "${values.site}"`);
+    const listPage = list(store);
     for (let afterId = 0; ; ) {
-      const page = await store.listErrorReports(values.site!, { since: values.since, afterId, limit: 1000 });
+      const page: Array<{ id: number }> = await listPage(values.site!, { since: values.since, afterId, limit: 1000 });
       for (const record of page) io.out(JSON.stringify(record));
       if (page.length < 1000) break;
       afterId = page[page.length - 1]!.id;

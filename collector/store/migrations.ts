@@ -34,6 +34,44 @@ const migrations: string[] = [
      extra TEXT
    );
    CREATE INDEX error_reports_by_site_time ON error_reports (site_key, received_at);`,
+  `CREATE TABLE csp_reports (
+     id INTEGER PRIMARY KEY,
+     site_key TEXT NOT NULL REFERENCES sites (site_key),
+     received_at INTEGER NOT NULL,
+     report_type TEXT NOT NULL,
+     document_uri TEXT,
+     referrer TEXT,
+     violated_directive TEXT,
+     effective_directive TEXT,
+     original_policy TEXT,
+     disposition TEXT,
+     blocked_uri TEXT,
+     source_file TEXT,
+     line_number INTEGER,
+     column_number INTEGER,
+     status_code INTEGER,
+     script_sample TEXT,
+     age INTEGER,
+     body TEXT,
+     user_agent TEXT,
+     extra TEXT
+   );
+   CREATE INDEX csp_reports_by_site_time ON csp_reports (site_key, received_at);
+   CREATE TABLE performance_sessions (
+     id INTEGER PRIMARY KEY,
+     site_key TEXT NOT NULL REFERENCES sites (site_key),
+     session_id TEXT NOT NULL,
+     received_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     page_url TEXT,
+     navigation_type TEXT,
+     started_at INTEGER,
+     metrics TEXT NOT NULL,
+     user_agent TEXT,
+     extra TEXT,
+     UNIQUE (site_key, session_id)
+   );
+   CREATE INDEX performance_sessions_by_site_time ON performance_sessions (site_key, updated_at);`,
 ];
 
 /** Brings `db` to the newest schema, one transaction per version. */

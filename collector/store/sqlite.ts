@@ -5,11 +5,15 @@ import Database from 'better-sqlite3';
 import {
   DEFAULT_SITE_KEY,
   type ListOptions,
+  type NewCspReport,
   type NewErrorReport,
+  type PerformanceSessionInput,
   type ReceiveContext,
   type Site,
   type Store,
+  type StoredCspReport,
   type StoredErrorReport,
+  type StoredPerformanceSession,
 } from './store';
 import { migrate } from './migrations';
 
@@ -20,10 +24,7 @@ interface SiteRow {
   created_at: number;
 }
 
-interface ErrorRow extends Omit<StoredErrorReport, 'received_at' | 'extra'> {
-  received_at: number;
-  extra: string | null;
-}
+type Row = Record<string, unknown>;
 
 const toSite = (row: SiteRow): Site => ({
   siteKey: row.site_key,
@@ -32,16 +33,51 @@ const toSite = (row: SiteRow): Site => ({
   createdAt: new Date(row.created_at).toISOString(),
 });
 
-/** Drops SQL NULLs so a record reads like what was sent. */
-const withoutNulls = <T extends object>(row: T): T =>
-  Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)) as T;
+const TIME_COLUMNS = new Set(['received_at', 'updated_at']);
+const JSON_COLUMNS = new Set(['extra', 'body', 'metrics']);
 
-const toStoredError = ({ received_at, extra, ...rest }: ErrorRow): StoredErrorReport =>
-  withoutNulls({
-    ...rest,
-    received_at: new Date(received_at).toISOString(),
-    ...(extra ? { extra: JSON.parse(extra) as Record<string, unknown> } : {}),
-  });
+/** A row as the API shows it: times as ISO strings, JSON columns parsed, SQL NULLs dropped. */
+const toRecord = <T>(row: Row): T => {
+  const record: Row = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (value === null) continue;
+    record[column] = TIME_COLUMNS.has(column)
+      ? new Date(value as number).toISOString()
+      : JSON_COLUMNS.has(column)
+        ? JSON.parse(value as string)
+        : value;
+  }
+  return record as T;
+};
+
+/** The inverse of `toRecord` for one insert: every column bound, absent values as NULL. */
+const toRow = (columns: readonly string[], record: Row): Row => {
+  const row: Row = {};
+  for (const column of columns) {
+    const value = record[column];
+    row[column] = value === undefined ? null : JSON_COLUMNS.has(column) ? JSON.stringify(value) : value;
+  }
+  return row;
+};
+
+const ERROR_COLUMNS = [
+  'site_key', 'received_at', 'user_agent', 'error_type', 'error_message', 'error_name', 'stack', 'source_url',
+  'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'extra',
+] as const;
+
+const CSP_COLUMNS = [
+  'site_key', 'received_at', 'user_agent', 'report_type', 'document_uri', 'referrer', 'violated_directive',
+  'effective_directive', 'original_policy', 'disposition', 'blocked_uri', 'source_file', 'line_number',
+  'column_number', 'status_code', 'script_sample', 'age', 'body', 'extra',
+] as const;
+
+const SESSION_COLUMNS = [
+  'site_key', 'session_id', 'received_at', 'updated_at', 'user_agent', 'page_url', 'navigation_type',
+  'started_at', 'metrics', 'extra',
+] as const;
+
+const insertSql = (table: string, columns: readonly string[]) =>
+  `INSERT INTO ${table} (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`;
 
 /** Public site keys: 16 URL-safe characters, unguessable so one site cannot write into another. */
 export const newSiteKey = () => randomBytes(12).toString('base64url');
@@ -57,56 +93,74 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
   if (file != ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  // With WAL, NORMAL loses no committed transaction on a process crash; FULL also covers power loss.
+  // FULL syncs the WAL at every commit: an acknowledged report survives power loss, not only a crash.
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   migrate(db);
 
   const selectSite = db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE site_key = ?');
+  const insertSite = db.prepare(insertSql('sites', ['site_key', 'name', 'allowed_origins', 'created_at']));
   const upsertSite = db.prepare(
-    `INSERT INTO sites (site_key, name, allowed_origins, created_at) VALUES (@site_key, @name, @allowed_origins, @created_at)
+    `${insertSql('sites', ['site_key', 'name', 'allowed_origins', 'created_at'])}
      ON CONFLICT (site_key) DO UPDATE SET name = excluded.name, allowed_origins = excluded.allowed_origins`,
   );
-  const insertSite = db.prepare(
-    'INSERT INTO sites (site_key, name, allowed_origins, created_at) VALUES (@site_key, @name, @allowed_origins, @created_at)',
-  );
-  const insertError = db.prepare(
-    `INSERT INTO error_reports (site_key, received_at, error_type, error_message, error_name, stack, source_url,
-       line, "column", page_url, timestamp, session_id, count, user_agent, extra)
-     VALUES (@site_key, @received_at, @error_type, @error_message, @error_name, @stack, @source_url,
-       @line, @column, @page_url, @timestamp, @session_id, @count, @user_agent, @extra)`,
-  );
-  const selectErrors = db.prepare<[string, number, number, number], ErrorRow>(
-    `SELECT * FROM error_reports WHERE site_key = ? AND received_at >= ? AND id > ? ORDER BY id LIMIT ?`,
-  );
-
-  const insertErrors = db.transaction((siteKey: string, reports: NewErrorReport[], context: ReceiveContext) => {
-    for (const report of reports) {
-      insertError.run({
-        error_name: null,
-        stack: null,
-        source_url: null,
-        line: null,
-        column: null,
-        page_url: null,
-        timestamp: null,
-        session_id: null,
-        count: null,
-        ...report,
-        extra: report.extra ? JSON.stringify(report.extra) : null,
-        site_key: siteKey,
-        received_at: context.receivedAt,
-        user_agent: context.userAgent ?? null,
-      });
-    }
-    return reports.length;
-  });
-
   const siteRow = (siteKey: string, name: string, allowedOrigins: string[]) => ({
     site_key: siteKey,
     name,
     allowed_origins: JSON.stringify(allowedOrigins),
     created_at: Date.now(),
+  });
+
+  const list = (table: string, timeColumn: string) => {
+    const statement = db.prepare<[string, number, number, number], Row>(
+      `SELECT * FROM ${table} WHERE site_key = ? AND ${timeColumn} >= ? AND id > ? ORDER BY id LIMIT ?`,
+    );
+    return <T>(siteKey: string, { since, afterId = 0, limit = 1000 }: ListOptions = {}) => {
+      const sinceMs = since ? Date.parse(since) : 0;
+      return statement.all(siteKey, Number.isNaN(sinceMs) ? 0 : sinceMs, afterId, limit).map((row) => toRecord<T>(row));
+    };
+  };
+
+  const insertMany = (table: string, columns: readonly string[]) => {
+    const statement = db.prepare(insertSql(table, columns));
+    return db.transaction((siteKey: string, records: object[], context: ReceiveContext) => {
+      for (const record of records) {
+        statement.run(
+          toRow(columns, { ...record, site_key: siteKey, received_at: context.receivedAt, user_agent: context.userAgent }),
+        );
+      }
+      return records.length;
+    });
+  };
+
+  const insertErrors = insertMany('error_reports', ERROR_COLUMNS);
+  const insertCsp = insertMany('csp_reports', CSP_COLUMNS);
+  const listErrors = list('error_reports', 'received_at');
+  const listCsp = list('csp_reports', 'received_at');
+  const listSessions = list('performance_sessions', 'updated_at');
+
+  const selectSession = db.prepare<[string, string], { metrics: string }>(
+    'SELECT metrics FROM performance_sessions WHERE site_key = ? AND session_id = ?',
+  );
+  const insertSession = db.prepare(insertSql('performance_sessions', SESSION_COLUMNS));
+  const updateSession = db.prepare(
+    `UPDATE performance_sessions SET updated_at = @updated_at, metrics = @metrics,
+       page_url = coalesce(@page_url, page_url), navigation_type = coalesce(@navigation_type, navigation_type),
+       started_at = coalesce(@started_at, started_at), extra = coalesce(@extra, extra)
+     WHERE site_key = @site_key AND session_id = @session_id`,
+  );
+  const upsertSession = db.transaction((siteKey: string, session: PerformanceSessionInput, context: ReceiveContext) => {
+    const existing = selectSession.get(siteKey, session.session_id);
+    const metrics = existing ? { ...JSON.parse(existing.metrics), ...session.metrics } : session.metrics;
+    const row = toRow(SESSION_COLUMNS, {
+      ...session,
+      metrics,
+      site_key: siteKey,
+      received_at: context.receivedAt,
+      updated_at: context.receivedAt,
+      user_agent: context.userAgent,
+    });
+    (existing ? updateSession : insertSession).run(row);
   });
 
   return {
@@ -125,12 +179,23 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
       upsertSite.run(siteRow(siteKey, name, allowedOrigins));
       return toSite(selectSite.get(siteKey)!);
     },
-    async insertErrorReports(siteKey, reports, context) {
+    async insertErrorReports(siteKey, reports: NewErrorReport[], context) {
       return insertErrors(siteKey, reports, context);
     },
-    async listErrorReports(siteKey, { since, afterId = 0, limit = 1000 }: ListOptions = {}) {
-      const sinceMs = since ? Date.parse(since) : 0;
-      return selectErrors.all(siteKey, Number.isNaN(sinceMs) ? 0 : sinceMs, afterId, limit).map(toStoredError);
+    async listErrorReports(siteKey, options) {
+      return listErrors<StoredErrorReport>(siteKey, options);
+    },
+    async insertCspReports(siteKey, reports: NewCspReport[], context) {
+      return insertCsp(siteKey, reports, context);
+    },
+    async listCspReports(siteKey, options) {
+      return listCsp<StoredCspReport>(siteKey, options);
+    },
+    async upsertPerformanceSession(siteKey, session, context) {
+      upsertSession(siteKey, session, context);
+    },
+    async listPerformanceSessions(siteKey, options) {
+      return listSessions<StoredPerformanceSession>(siteKey, options);
     },
     async close() {
       db.close();

@@ -34,6 +34,66 @@ export interface StoredErrorReport extends NewErrorReport {
   user_agent?: string | undefined;
 }
 
+/**
+ * A CSP violation (or another Reporting API report) as normalised by the collector from any of
+ * the shapes browsers send. Field names are the CSP2 ones in snake_case.
+ */
+export interface NewCspReport {
+  /** `csp-violation`, or the Reporting API type (`deprecation`, `intervention`, `network-error`, ...). */
+  report_type: string;
+  document_uri?: string | undefined;
+  referrer?: string | undefined;
+  violated_directive?: string | undefined;
+  effective_directive?: string | undefined;
+  original_policy?: string | undefined;
+  disposition?: string | undefined;
+  blocked_uri?: string | undefined;
+  source_file?: string | undefined;
+  line_number?: number | undefined;
+  column_number?: number | undefined;
+  status_code?: number | undefined;
+  script_sample?: string | undefined;
+  /** Reporting API `age` in milliseconds. */
+  age?: number | undefined;
+  /** The body of a report that is not a CSP violation, as sent (bounded). */
+  body?: Record<string, unknown> | undefined;
+  extra?: Record<string, unknown> | undefined;
+}
+
+export interface StoredCspReport extends NewCspReport {
+  id: number;
+  site_key: string;
+  received_at: string;
+  user_agent?: string | undefined;
+}
+
+/** One metric of a performance session: web-vitals' own fields. */
+export interface MetricValue {
+  value: number;
+  rating?: string | undefined;
+  id?: string | undefined;
+  delta?: number | undefined;
+  navigationType?: string | undefined;
+}
+
+/** A performance session (design, "Performance session"). */
+export interface PerformanceSessionInput {
+  session_id: string;
+  page_url?: string | undefined;
+  navigation_type?: string | undefined;
+  started_at?: number | undefined;
+  metrics: Record<string, MetricValue>;
+  extra?: Record<string, unknown> | undefined;
+}
+
+export interface StoredPerformanceSession extends PerformanceSessionInput {
+  id: number;
+  site_key: string;
+  received_at: string;
+  updated_at: string;
+  user_agent?: string | undefined;
+}
+
 /** What the collector knows of the request a report came in. */
 export interface ReceiveContext {
   receivedAt: number;
@@ -60,5 +120,11 @@ export interface Store {
   putSite(input: { siteKey: string; name: string; allowedOrigins: string[] }): Promise<Site>;
   insertErrorReports(siteKey: string, reports: NewErrorReport[], context: ReceiveContext): Promise<number>;
   listErrorReports(siteKey: string, options?: ListOptions): Promise<StoredErrorReport[]>;
+  insertCspReports(siteKey: string, reports: NewCspReport[], context: ReceiveContext): Promise<number>;
+  listCspReports(siteKey: string, options?: ListOptions): Promise<StoredCspReport[]>;
+  /** Creates the session, or updates it: each metric keeps its latest value. */
+  upsertPerformanceSession(siteKey: string, session: PerformanceSessionInput, context: ReceiveContext): Promise<void>;
+  /** Sessions ordered by id; `since` applies to their last update. */
+  listPerformanceSessions(siteKey: string, options?: ListOptions): Promise<StoredPerformanceSession[]>;
   close(): Promise<void>;
 }

@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createTestCollector } from '../testCollector';
+
+interface CapturedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Requests exactly as Chromium 156 sent them (collector/fixtures/chromium-156, copied from the team's shared fixtures). */
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/chromium-156/${name}`, import.meta.url), 'utf8')) as CapturedRequest[];
+
+const pageOrigin = 'https://127.0.0.1:18142';
+
+describe('CSP reports', () => {
+  let collector: ReturnType<typeof createTestCollector>;
+  let siteKey: string;
+  beforeEach(async () => {
+    collector = createTestCollector();
+    siteKey = (await collector.store.addSite({ allowedOrigins: [pageOrigin] })).siteKey;
+  });
+  afterEach(async () => {
+    expect(collector.errors).toEqual([]);
+    await collector.close();
+  });
+
+  const replay = (request: CapturedRequest) =>
+    collector.request(`/api/csp-reports/${siteKey}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.method == 'POST' ? request.body : undefined,
+    });
+  const stored = () => collector.store.listCspReports(siteKey);
+
+  test('report-uri POSTs from Chromium (application/csp-report) are stored with every CSP2 field', async () => {
+    for (const request of fixture('csp-report-uri.json')) expect((await replay(request)).status).toBe(202);
+    const records = await stored();
+    expect(records.map((record) => [record.effective_directive, record.blocked_uri])).toEqual([
+      ['img-src', 'https://cdn.example.net/pixel.gif'],
+      ['script-src', 'eval'],
+      ['script-src-elem', 'https://ads.example.org/tag.js'],
+    ]);
+    expect(records[0]).toMatchObject({
+      report_type: 'csp-violation',
+      document_uri: 'https://127.0.0.1:18142/cart?step=2',
+      referrer: '',
+      violated_directive: 'img-src',
+      disposition: 'enforce',
+      line_number: 1,
+      column_number: 108,
+      source_file: 'https://127.0.0.1:18142/cart',
+      status_code: 200,
+      script_sample: '',
+      user_agent: expect.stringContaining('HeadlessChrome/156'),
+    });
+    expect(records[0]!.original_policy).toContain("img-src 'self'");
+  });
+
+  test('the Reporting API preflight and application/reports+json batches from Chromium are accepted', async () => {
+    const requests = fixture('reporting-api.json');
+    const statuses: number[] = [];
+    for (const request of requests) {
+      const response = await replay(request);
+      statuses.push(response.status);
+      if (request.method == 'OPTIONS') {
+        expect(response.headers.get('access-control-allow-origin')).toBe(pageOrigin);
+        expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type');
+      }
+    }
+    expect(statuses).toEqual(requests.map((request) => (request.method == 'OPTIONS' ? 204 : 202)));
+    const posted = requests.filter((request) => request.method == 'POST').flatMap((request) => JSON.parse(request.body));
+    const records = await stored();
+    expect(records).toHaveLength(posted.length);
+    expect(records[0]).toMatchObject({
+      report_type: 'csp-violation',
+      document_uri: 'https://127.0.0.1:18142/cart?step=2',
+      effective_directive: 'img-src',
+      violated_directive: 'img-src',
+      blocked_uri: 'https://cdn.example.net/pixel.gif',
+      source_file: 'https://127.0.0.1:18142/cart',
+      line_number: 1,
+      column_number: 108,
+      age: 0,
+    });
+  });
+
+  test("Safari's single {type, url, body} object sent as application/csp-report is accepted", async () => {
+    const response = await collector.post(
+      `/api/csp-reports/${siteKey}`,
+      {
+        type: 'csp-violation',
+        url: 'https://shop.example/',
+        body: { documentURL: 'https://shop.example/', effectiveDirective: 'script-src-elem', blockedURL: 'https://ads.example/t.js', disposition: 'enforce' },
+      },
+      { 'content-type': 'application/csp-report' },
+    );
+    expect(response.status).toBe(202);
+    expect((await stored())[0]).toMatchObject({ effective_directive: 'script-src-elem', blocked_uri: 'https://ads.example/t.js' });
+  });
+
+  test('other Reporting API types are stored as reports of their type with their body', async () => {
+    const deprecation = { type: 'deprecation', age: 12, url: 'https://shop.example/', body: { id: 'UnloadHandler', message: 'unload is deprecated' } };
+    const response = await collector.post(`/api/csp-reports/${siteKey}`, [deprecation], { 'content-type': 'application/reports+json' });
+    expect(response.status).toBe(202);
+    expect((await stored())[0]).toMatchObject({ report_type: 'deprecation', document_uri: 'https://shop.example/', age: 12, body: deprecation.body });
+  });
+
+  test.each(['chrome-extension://abc/inject.js', 'moz-extension://abc/x.js', 'safari-web-extension://abc/x.js', 'about:blank'])(
+    'a violation from %s is noise: 204, nothing stored',
+    async (blocked) => {
+      const response = await collector.post(`/api/csp-reports/${siteKey}`, {
+        'csp-report': { 'document-uri': 'https://shop.example/', 'violated-directive': 'script-src', 'blocked-uri': blocked },
+      });
+      expect(response.status).toBe(204);
+      expect(await stored()).toEqual([]);
+    },
+  );
+
+  test.each([
+    ['no directive', { 'csp-report': { 'document-uri': 'https://shop.example/' } }],
+    ['a csp-report that is not an object', { 'csp-report': 'x' }],
+    ['an unrelated object', { hello: 'world' }],
+    ['a Reporting API report without a body', [{ type: 'csp-violation', url: 'https://shop.example/' }]],
+    ['an empty array', []],
+  ])('%s is 400 invalid_report, nothing stored', async (_name, body) => {
+    const response = await collector.post(`/api/csp-reports/${siteKey}`, body);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'invalid_report' } });
+    expect(await stored()).toEqual([]);
+  });
+
+  test('the spec-shaped POST /api/csp-reports stores under the default site', async () => {
+    const body = { 'csp-report': { 'document-uri': 'https://a.example/', 'violated-directive': 'img-src', 'blocked-uri': 'https://b.example/i.png' } };
+    expect((await collector.post('/api/csp-reports', body)).status).toBe(202);
+    expect(await collector.store.listCspReports('default')).toMatchObject([{ blocked_uri: 'https://b.example/i.png' }]);
+  });
+});

@@ -1,0 +1,27 @@
+import type { H3 } from 'h3';
+import * as v from 'valibot';
+import { apiError } from '../http/apiError';
+import { accepted, ingestRoutes } from '../http/ingestRoutes';
+import { JSON_MEDIA_TYPES } from '../http/readJsonBody';
+import { describeIssues } from '../schemas/describeIssues';
+import { PerformanceSessionSchema } from '../schemas/performanceSession';
+import type { Store } from '../store/store';
+
+/**
+ * `POST` and `PUT /api/performance-sessions/{site_key}` with the preflight: the first submission
+ * of a `session_id` creates the session, later ones update it (each metric keeps its latest value).
+ */
+export const performanceSessionRoutes = (app: H3, { store }: { store: Store }) =>
+  ingestRoutes(app, {
+    store,
+    path: '/api/performance-sessions',
+    methods: ['POST', 'PUT'],
+    mediaTypes: JSON_MEDIA_TYPES,
+    unkeyed: false,
+    async handle({ event, site, body, userAgent }) {
+      const parsed = v.safeParse(PerformanceSessionSchema, body);
+      if (!parsed.success) throw apiError(400, 'invalid_report', describeIssues(parsed.issues));
+      await store.upsertPerformanceSession(site.siteKey, parsed.output, { receivedAt: Date.now(), userAgent });
+      return accepted(event, 1);
+    },
+  });
