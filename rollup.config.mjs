@@ -25,11 +25,14 @@ const beaconTypescript = (declarations) =>
       : { declaration: false, outDir: 'dist' }),
   });
 
-/** Terser as web-vitals uses it: `_`-prefixed properties are private and mangled. */
-const minify = () =>
+/**
+ * Terser as web-vitals uses it: `_`-prefixed properties are private and mangled. The ESM build is
+ * minified too, so that apps bundling it get the mangled names whatever their own minifier does.
+ */
+const minify = (module) =>
   terser({
     ecma: 2020,
-    module: false,
+    module,
     compress: { passes: 3, unsafe_arrows: true },
     mangle: { properties: { regex: /^_/ } },
     format: { comments: false },
@@ -40,14 +43,14 @@ export default [
     // The script-tag build: everything the snippet needs in one file.
     input: 'beacon/script.ts',
     output: { file: 'dist/beacon.min.js', format: 'iife', sourcemap: false },
-    plugins: [defineAppUrl(), nodeResolve(), beaconTypescript(false), minify()],
+    plugins: [defineAppUrl(), nodeResolve(), beaconTypescript(false), minify(false)],
   },
   {
     // The npm build: ES modules, web-vitals left as an import so bundlers drop what is unused.
     input: 'beacon/index.ts',
     output: { dir: 'dist', entryFileNames: 'beacon.mjs', format: 'es' },
     external: (id) => id === 'web-vitals' || id.startsWith('web-vitals/'),
-    plugins: [defineAppUrl(), beaconTypescript(true)],
+    plugins: [defineAppUrl(), beaconTypescript(true), minify(true)],
   },
   {
     // The collector and its CLI, for Node.

@@ -1,29 +1,51 @@
 import type { Capture } from './init';
 import { cleanUrl } from './lib/cleanUrl';
+import { listen } from './lib/listen';
 import { monitor } from './lib/monitor';
-import { toErrorReport } from './lib/errorReport';
+import { toErrorReport, type ErrorReport } from './lib/errorReport';
+
+/** What a browser says instead of the message when a cross-origin script without CORS throws. */
+const CROSS_ORIGIN_MESSAGE = /^Script error\.?$/;
 
 /**
- * Captures uncaught errors (window `error`) and unhandled promise rejections.
+ * Captures uncaught errors (window `error`), resources that failed to load (the same event in the
+ * capture phase: it does not bubble), and unhandled promise rejections.
  *
  * @example
  * init({ siteKey: 'KEY', ingestOrigin: 'https://in.example', capture: [errors()] });
  */
 export const errors = (): Capture => (context) => {
-  const onError = monitor((event: ErrorEvent) => {
-    const report = toErrorReport(event.error, 'javascript_error', event.message);
-    if (event.filename) report.source_url = cleanUrl(event.filename);
-    if (event.lineno) report.line = event.lineno;
-    if (event.colno) report.column = event.colno;
-    context.report('error', report);
-  });
-  const onRejection = monitor((event: PromiseRejectionEvent) => {
-    context.report('error', toErrorReport(event.reason, 'unhandled_rejection'));
-  });
-  addEventListener('error', onError);
-  addEventListener('unhandledrejection', onRejection);
-  return () => {
-    removeEventListener('error', onError);
-    removeEventListener('unhandledrejection', onRejection);
+  let crossOriginReported = false;
+  const send = (report: ErrorReport) => {
+    report.session_id = context._sessionId;
+    context._report('error', report);
   };
+
+  const onError = (event: ErrorEvent | Event) => {
+    // A resource that failed to load fires a plain Event at its element; a script error is an ErrorEvent.
+    if (!(event instanceof ErrorEvent)) {
+      const element = event.target as Element & { src?: string; href?: string };
+      const url = element?.src || element?.href;
+      if (!url) return;
+      const report = toErrorReport(0, 'resource_error', element.tagName.toLowerCase() + ' failed to load');
+      report.source_url = cleanUrl(url);
+      return send(report);
+    }
+    const { error, message, filename, lineno, colno } = event;
+    const crossOrigin = !error && !filename && CROSS_ORIGIN_MESSAGE.test(message);
+    // A cross-origin script's error carries no detail: one such report per page says all there is.
+    if (crossOrigin && crossOriginReported) return;
+    const report = toErrorReport(error, 'javascript_error', message);
+    if (crossOrigin) crossOriginReported = report.cross_origin = true;
+    if (filename) report.source_url = cleanUrl(filename);
+    if (lineno) report.line = lineno;
+    if (colno) report.column = colno;
+    send(report);
+  };
+
+  const stoppers = [
+    listen('error', monitor(onError), true),
+    listen('unhandledrejection', monitor((event: PromiseRejectionEvent) => send(toErrorReport(event.reason, 'unhandled_rejection')))),
+  ];
+  return () => stoppers.map((stop) => stop());
 };

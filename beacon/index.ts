@@ -1,5 +1,8 @@
 export { init } from './init';
 export type { Beacon, BeaconContext, BeaconOptions, Capture, ReportKind } from './init';
 export { errors } from './errors';
+export { csp } from './csp';
+export { vitals } from './vitals';
+export type { VitalsOptions } from './vitals';
 export type { EndpointOptions, Endpoints } from './config';
 export type { ErrorReport } from './lib/errorReport';

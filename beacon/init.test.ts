@@ -5,7 +5,8 @@ import { errors, init, type Beacon } from './index';
 // The network is the one boundary replaced here; e2e/ sends for real.
 const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => new Response(null, { status: 202 }));
 const sent = () =>
-  fetchMock.mock.calls.map(([url, requestInit]) => ({ url, body: JSON.parse(String(requestInit.body)) }));
+  fetchMock.mock.calls.map(([url, requestInit]) => ({ url, body: JSON.parse(String(requestInit.body)) as unknown[] }));
+const sentReports = () => sent().flatMap(({ body }) => body) as Array<Record<string, unknown>>;
 
 let beacon: Beacon | undefined;
 
@@ -35,17 +36,19 @@ describe('errors()', () => {
     expect(sent()).toEqual([
       {
         url: 'https://in.example/api/error-reports/KEY',
-        body: expect.objectContaining({
-          error_type: 'javascript_error',
-          error_message: 'cart is empty',
-          error_name: 'TypeError',
-          source_url: 'https://shop.example/app.js',
-          line: 3,
-          column: 7,
-          page_url: expect.any(String),
-          session_id: expect.any(String),
-          timestamp: expect.any(Number),
-        }),
+        body: [
+          expect.objectContaining({
+            error_type: 'javascript_error',
+            error_message: 'cart is empty',
+            error_name: 'TypeError',
+            source_url: 'https://shop.example/app.js',
+            line: 3,
+            column: 7,
+            page_url: expect.any(String),
+            session_id: expect.any(String),
+            timestamp: expect.any(Number),
+          }),
+        ],
       },
     ]);
     const requestInit = fetchMock.mock.calls[0]![1];
@@ -59,21 +62,40 @@ describe('errors()', () => {
     throwInPage('other');
     await vi.advanceTimersByTimeAsync(1000);
     expect(sent()).toHaveLength(1);
-    const batch = sent()[0]!.body as Array<{ error_message: string; count?: number }>;
-    expect(batch.map((report) => [report.error_message, report.count])).toEqual([
+    expect(sentReports().map((report) => [report.error_message, report.count])).toEqual([
       ['same', 5],
       ['other', undefined],
     ]);
   });
 
-  test('a page throwing 10,000 distinct errors sends a bounded number of reports', async () => {
+  test('a page throwing 10,000 distinct errors sends a small bounded number of reports', async () => {
     beacon = init({ siteKey: 'KEY', capture: [errors()] });
     for (let i = 0; i < 10_000; i++) throwInPage(`error ${i}`);
     await vi.advanceTimersByTimeAsync(1000);
-    const reports = sent().flatMap(({ body }) => body as unknown[]);
-    expect(reports).toHaveLength(100);
-    // Batches respect the collector's limit of 50 per request.
-    expect(sent().every(({ body }) => (body as unknown[]).length <= 50)).toBe(true);
+    for (let i = 0; i < 100; i++) throwInPage(`later ${i}`);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(sentReports()).toHaveLength(25);
+  });
+
+  test('a failed image load is a resource_error with the failed URL, caught in the capture phase', async () => {
+    beacon = init({ siteKey: 'KEY', capture: [errors()] });
+    const image = document.createElement('img');
+    image.src = 'https://cdn.example/missing.png#frag';
+    document.body.append(image);
+    image.dispatchEvent(new Event('error'));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sentReports()).toEqual([
+      expect.objectContaining({ error_type: 'resource_error', error_message: 'img failed to load', source_url: 'https://cdn.example/missing.png' }),
+    ]);
+  });
+
+  test('"Script error." without detail is sent once per page, marked cross-origin', async () => {
+    beacon = init({ siteKey: 'KEY', capture: [errors()] });
+    for (let i = 0; i < 3; i++) window.dispatchEvent(new ErrorEvent('error', { message: 'Script error.' }));
+    await vi.advanceTimersByTimeAsync(1000);
+    window.dispatchEvent(new ErrorEvent('error', { message: 'Script error.' }));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sentReports()).toEqual([expect.objectContaining({ error_message: 'Script error.', cross_origin: true })]);
   });
 
   test('an unhandled rejection with a plain object reason is described as JSON, not [object Object]', async () => {
@@ -82,7 +104,7 @@ describe('errors()', () => {
     event.reason = { code: 42 };
     window.dispatchEvent(event);
     await vi.advanceTimersByTimeAsync(1000);
-    expect(sent()[0]!.body).toMatchObject({ error_type: 'unhandled_rejection', error_message: '{"code":42}' });
+    expect(sentReports()[0]).toMatchObject({ error_type: 'unhandled_rejection', error_message: '{"code":42}' });
   });
 
   test('stop() removes the listeners', async () => {
@@ -99,7 +121,7 @@ describe('init()', () => {
     beacon = init({ siteKey: 'KEY' });
     beacon.captureError(new RangeError('caught by the app'));
     await beacon.flush();
-    expect(sent()[0]!.body).toMatchObject({ error_type: 'manual', error_message: 'caught by the app', error_name: 'RangeError' });
+    expect(sentReports()[0]).toMatchObject({ error_type: 'manual', error_message: 'caught by the app', error_name: 'RangeError' });
   });
 
   test('beforeSend may edit or drop a report, and its own exception is contained', async () => {
@@ -114,13 +136,11 @@ describe('init()', () => {
     beacon.captureError(new Error('paid with 4111-1111'));
     beacon.captureError(new Error('break me'));
     await beacon.flush();
-    expect((sent()[0]!.body as Array<{ error_message: string }>).map((report) => report.error_message)).toEqual([
-      'paid with [card]',
-      'break me',
-    ]);
+    expect(sentReports().map((report) => report.error_message)).toEqual(['paid with [card]', 'break me']);
+    expect(beforeSend).toHaveBeenCalledWith(expect.objectContaining({ error_message: 'drop me' }), 'error');
   });
 
-  test('going hidden flushes with sendBeacon as text/plain JSON', () => {
+  test('pagehide flushes with sendBeacon: a text/plain JSON string body, no fetch', () => {
     const sendBeacon = vi.fn(() => true);
     vi.stubGlobal('navigator', Object.assign(Object.create(navigator), { sendBeacon }));
     beacon = init({ siteKey: 'KEY', ingestOrigin: 'https://in.example' });
@@ -130,8 +150,27 @@ describe('init()', () => {
     const [url, body] = sendBeacon.mock.calls[0] as unknown as [string, string];
     expect(url).toBe('https://in.example/api/error-reports/KEY');
     expect(typeof body).toBe('string');
-    expect(JSON.parse(body)).toMatchObject({ error_message: 'before leaving' });
+    expect(JSON.parse(body)).toEqual([expect.objectContaining({ error_message: 'before leaving' })]);
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  test('when sendBeacon refuses (over its quota) the exit flush falls back to fetch keepalive', () => {
+    vi.stubGlobal('navigator', Object.assign(Object.create(navigator), { sendBeacon: () => false }));
+    beacon = init({ siteKey: 'KEY' });
+    beacon.captureError(new Error('x'));
+    window.dispatchEvent(new Event('pagehide'));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock.mock.calls[0]![1]).toMatchObject({ keepalive: true });
+  });
+
+  test('a large batch is split into bodies under the keepalive budget', async () => {
+    beacon = init({ siteKey: 'KEY' });
+    for (let i = 0; i < 20; i++) beacon.captureError(new Error(`${i} ${'x'.repeat(990)}`));
+    await beacon.flush();
+    const bodies = fetchMock.mock.calls.map(([, requestInit]) => String(requestInit.body));
+    expect(bodies.length).toBeGreaterThan(1);
+    for (const body of bodies) expect(new TextEncoder().encode(body).length).toBeLessThanOrEqual(16384);
+    expect(sentReports()).toHaveLength(20);
   });
 
   test('a fetch that throws or rejects never reaches the page', async () => {
@@ -148,9 +187,11 @@ describe('init()', () => {
 
   test('with no fetch and no sendBeacon at all, nothing throws', async () => {
     vi.stubGlobal('fetch', undefined);
+    vi.stubGlobal('navigator', Object.create(null));
     beacon = init({ siteKey: 'KEY', capture: [errors()] });
     throwInPage('no transport');
     await vi.advanceTimersByTimeAsync(1000);
+    window.dispatchEvent(new Event('pagehide'));
     await expect(beacon.flush()).resolves.toBeUndefined();
   });
 });

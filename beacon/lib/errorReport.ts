@@ -13,6 +13,8 @@ export interface ErrorReport {
   timestamp: number;
   session_id?: string;
   count?: number;
+  /** "Script error." from a cross-origin script served without CORS: no detail exists. */
+  cross_origin?: boolean;
 }
 
 /** Stacks are bounded: a deep recursion must not become a 100 KB report. */
@@ -41,6 +43,7 @@ export const toErrorReport = (
   fallbackMessage?: string,
 ): ErrorReport => {
   const error = thrown instanceof Error ? thrown : undefined;
+  // A thrown value that is not an Error has no message of its own: describe the value itself.
   const report: ErrorReport = {
     error_type: type,
     error_message: (error ? error.message : fallbackMessage || describe(thrown)).slice(0, MAX_MESSAGE),

@@ -14,9 +14,7 @@ export const monitor =
     try {
       const result = fn(...args);
       // An async callback fails later: swallow that too, or it becomes the page's unhandledrejection.
-      if (result && typeof (result as { catch?: unknown }).catch === 'function') {
-        (result as unknown as Promise<unknown>).catch(noop);
-      }
+      (result as { catch?: (onRejected: () => void) => unknown } | undefined)?.catch?.(noop);
       return result;
     } catch {
       return undefined;

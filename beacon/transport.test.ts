@@ -1,0 +1,92 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { createTransport, KEEPALIVE_QUOTA } from './transport';
+
+const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
+const answer = (status: number, headers: Record<string, string> = {}) => Promise.resolve(new Response(null, { status, headers }));
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+test('5xx and network failures are retried with exponential backoff, at most 5 attempts', async () => {
+  fetchMock.mockImplementation(() => Promise.reject(new TypeError('Failed to fetch')));
+  const transport = createTransport();
+  await transport._send('https://in.example/api/x', '[]', false);
+  const attemptTimes = [Date.now()];
+  for (let i = 0; i < 10; i++) {
+    const before = fetchMock.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(1000);
+    while (fetchMock.mock.calls.length == before && Date.now() - attemptTimes[0]! < 300_000) await vi.advanceTimersByTimeAsync(1000);
+    if (fetchMock.mock.calls.length > before) attemptTimes.push(Date.now());
+  }
+  expect(fetchMock).toHaveBeenCalledTimes(5);
+  const gaps = attemptTimes.slice(1).map((time, index) => time - attemptTimes[index]!);
+  // Each wait is about twice the one before (with jitter between half and all of it).
+  expect(gaps[0]).toBeLessThanOrEqual(2000);
+  expect(gaps[3]!).toBeGreaterThan(gaps[0]!);
+});
+
+test('429 is retried after its Retry-After, and other sends wait for it too', async () => {
+  fetchMock.mockImplementationOnce(() => answer(429, { 'retry-after': '30' })).mockImplementation(() => answer(202));
+  const transport = createTransport();
+  await transport._send('https://in.example/api/a', '["a"]', false);
+  transport._send('https://in.example/api/b', '["b"]', false);
+  await vi.advanceTimersByTimeAsync(29_000);
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+  await vi.advanceTimersByTimeAsync(1_100);
+  expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['https://in.example/api/a', 'https://in.example/api/a', 'https://in.example/api/b']);
+});
+
+test('a 4xx other than 429 is given up at once', async () => {
+  fetchMock.mockImplementation(() => answer(400));
+  const transport = createTransport();
+  await transport._send('https://in.example/api/x', '[]', false);
+  await vi.advanceTimersByTimeAsync(300_000);
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+});
+
+test('once blocked, nothing is sent and nothing waiting is retried', async () => {
+  fetchMock.mockImplementation(() => answer(503));
+  const transport = createTransport();
+  await transport._send('https://in.example/api/x', '[]', false);
+  transport._block();
+  transport._send('https://in.example/api/x', '[]', false);
+  await vi.advanceTimersByTimeAsync(300_000);
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+});
+
+test('a session snapshot is not retried once a newer one of the same session was sent', async () => {
+  fetchMock.mockImplementationOnce(() => answer(500)).mockImplementation(() => answer(202));
+  const transport = createTransport();
+  await transport._send('https://in.example/api/p', '{"LCP":1}', false, 'session-1');
+  await vi.advanceTimersByTimeAsync(5_000);
+  const bodies = () => fetchMock.mock.calls.map(([, init]) => init.body);
+  // The retry went out, since nothing newer existed...
+  expect(bodies()).toEqual(['{"LCP":1}', '{"LCP":1}']);
+  fetchMock.mockImplementationOnce(() => answer(500));
+  await transport._send('https://in.example/api/p', '{"LCP":2}', false, 'session-1');
+  await transport._send('https://in.example/api/p', '{"LCP":3}', false, 'session-1');
+  await vi.advanceTimersByTimeAsync(300_000);
+  // ...but {"LCP":2} failed after {"LCP":3} was sent: retrying it would overwrite newer values.
+  expect(bodies()).toEqual(['{"LCP":1}', '{"LCP":1}', '{"LCP":2}', '{"LCP":3}']);
+});
+
+test('keepalive is used only while the in-flight keepalive bytes stay within the 64 KiB quota', async () => {
+  const pending: Array<() => void> = [];
+  fetchMock.mockImplementation(() => new Promise((resolve) => pending.push(() => resolve(new Response(null, { status: 202 })))));
+  const transport = createTransport();
+  const body = 'x'.repeat(KEEPALIVE_QUOTA / 4);
+  for (let i = 0; i < 5; i++) transport._send('https://in.example/api/x', body, false);
+  expect(fetchMock.mock.calls.map(([, init]) => init.keepalive)).toEqual([true, true, true, true, false]);
+  pending.forEach((resolve) => resolve());
+  await vi.advanceTimersByTimeAsync(0);
+  transport._send('https://in.example/api/x', body, false);
+  expect(fetchMock.mock.calls[5]![1].keepalive).toBe(true);
+});
