@@ -24,7 +24,7 @@ test('site add --json creates a site with normalised origins and prints its key 
   const { code, out } = await cli('site', 'add', '--origin', 'https://shop.example/cart', '--origin', 'http://localhost:3000', '--name', 'Shop', '--json');
   expect(code).toBe(0);
   const created = JSON.parse(out) as { site_key: string; allowed_origins: string[]; snippet: string };
-  expect(created.site_key).toMatch(/^[\w-]{16}$/);
+  expect(created.site_key).toMatch(/^[0-9a-f]{24}$/);
   expect(created.allowed_origins).toEqual(['https://shop.example', 'http://localhost:3000']);
   expect(created.snippet).toBe(
     `<script src="http://127.0.0.1:8787/beacon.js" data-site-key="${created.site_key}" data-ingest-origin="http://127.0.0.1:8787" async></script>`,

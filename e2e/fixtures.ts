@@ -97,7 +97,7 @@ export const test = base.extend<{ collector: Collector; pages: PageServer }>({
       // Static helpers such as app.js live in e2e/pages/.
       try {
         const body = readFileSync(join(PAGES, path.replace(/^\/+/, '').replace(/\.\./g, '')));
-        res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html' });
+        res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html', 'cache-control': 'no-store' });
         res.end(body);
       } catch {
         res.writeHead(404).end('not found');

@@ -79,8 +79,11 @@ const SESSION_COLUMNS = [
 const insertSql = (table: string, columns: readonly string[]) =>
   `INSERT INTO ${table} (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`;
 
-/** Public site keys: 16 URL-safe characters, unguessable so one site cannot write into another. */
-export const newSiteKey = () => randomBytes(12).toString('base64url');
+/**
+ * Public site keys: 24 hex characters (96 random bits), unguessable so one site cannot write into
+ * another, and safe in a URL path and as a command-line argument (never starting with "-").
+ */
+export const newSiteKey = () => randomBytes(12).toString('hex');
 
 /**
  * The embedded store: one SQLite file in WAL mode (better-sqlite3). Writes are synchronous
