@@ -16,10 +16,7 @@ const CROSS_ORIGIN_MESSAGE = /^Script error\.?$/;
  */
 export const errors = (): Capture => (context) => {
   let crossOriginReported = false;
-  const send = (report: ErrorReport) => {
-    report.session_id = context._sessionId;
-    context._report('error', report);
-  };
+  const send = (report: ErrorReport) => context._report('error', report);
 
   const onError = (event: ErrorEvent | Event) => {
     // A resource that failed to load fires a plain Event at its element; a script error is an ErrorEvent.

@@ -108,6 +108,7 @@ export const init = (options: BeaconOptions): Beacon => {
       if (!value) return;
     }
     const queue = queues[kind];
+    if (kind == 'error') (value as ErrorReport).session_id = context._sessionId;
     if (kind == 'performance') {
       if (queue.includes(value)) return;
     } else {
@@ -146,11 +147,7 @@ export const init = (options: BeaconOptions): Beacon => {
   }
 
   return {
-    captureError: monitor((error: unknown) => {
-      const manual = toErrorReport(error, 'manual');
-      manual.session_id = context._sessionId;
-      report('error', manual);
-    }),
+    captureError: monitor((error: unknown) => report('error', toErrorReport(error, 'manual'))),
     flush: () => monitor(flush)(false) || Promise.resolve(),
     stop: monitor(() => {
       for (const stop of stoppers.splice(0)) monitor(stop)();
