@@ -1,5 +1,8 @@
 import { H3 } from 'h3';
 import { toErrorResponse } from './http/apiError';
+import { clientIp } from './http/clientIp';
+import { createRateCheck } from './http/rateCheck';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimiter';
 import { beaconScriptRoutes } from './routes/beaconScript';
 import { connectivityRoutes } from './routes/connectivity';
 import { cspReportRoutes } from './routes/cspReports';
@@ -15,8 +18,24 @@ export interface CollectorOptions {
   beaconFile: string;
   /** Serves the demo page at `/` for this site (`sitebeacon serve --demo`). */
   demo?: { siteKey: string; publicUrl: () => string };
+  /** Requests per second per client IP and per site; 0 turns one off. */
+  rateLimits?: Partial<RateLimits>;
+  /** Take the client IP from `X-Forwarded-For` (only behind a proxy you run). */
+  trustProxy?: boolean;
   /** Receives the detail of unexpected errors, which responses never carry. */
   logError?: (error: unknown) => void;
+  /** Receives one entry per request, after its response (structured request log). */
+  logRequest?: (entry: RequestLogEntry) => void;
+}
+
+/** One line of the request log. */
+export interface RequestLogEntry {
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  ip: string;
 }
 
 /**
@@ -31,16 +50,33 @@ export const createCollector = ({
   store,
   beaconFile,
   demo,
+  rateLimits,
+  trustProxy = false,
   logError = (error) => console.error('sitebeacon: internal error', error),
+  logRequest,
 }: CollectorOptions): H3 => {
+  const started = new WeakMap<object, number>();
   const app = new H3({
     silent: true,
+    onRequest: logRequest && ((event) => void started.set(event, performance.now())),
+    onResponse:
+      logRequest &&
+      ((response, event) =>
+        logRequest({
+          time: new Date().toISOString(),
+          method: event.req.method,
+          path: event.url.pathname,
+          status: response.status,
+          ms: Math.round((performance.now() - (started.get(event) ?? performance.now())) * 100) / 100,
+          ip: clientIp(event, trustProxy),
+        })),
     onError: (error, event) => toErrorResponse(error, event, logError),
   });
+  const ingest = { store, checkRate: createRateCheck({ ...DEFAULT_RATE_LIMITS, ...rateLimits }, trustProxy) };
   connectivityRoutes(app);
-  errorReportRoutes(app, { store });
-  cspReportRoutes(app, { store });
-  performanceSessionRoutes(app, { store });
+  errorReportRoutes(app, ingest);
+  cspReportRoutes(app, ingest);
+  performanceSessionRoutes(app, ingest);
   beaconScriptRoutes(app, { beaconFile });
   if (demo) demoRoutes(app, demo);
   return app;

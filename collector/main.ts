@@ -11,14 +11,18 @@ export const USAGE = `Usage: sitebeacon <command> [options]
 
 Commands:
   serve [--port 8787] [--host 127.0.0.1] [--public-url URL] [--demo]
-                        run the collector (--demo also serves a demo page at /)
+        [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--site-rate-limit N] [--trust-proxy]
+        [--log-level info|warn|error|silent]
+                        run the collector (--demo also serves a demo page at /);
+                        rate limits are requests per second per client IP (default 20) and
+                        per site (default 500), 0 turns one off
   site add --origin URL [--origin URL...] [--name NAME]
                         create a site; prints its key and script tag
   export --site SITE_KEY --kind errors|csp|performance [--since ISO]
                         print stored records as NDJSON
 
 Every command takes --db FILE (default ./data/sitebeacon.db, env SITEBEACON_DB) and --json.
-Env: SITEBEACON_PORT, SITEBEACON_HOST, SITEBEACON_PUBLIC_URL.
+Env: SITEBEACON_PORT, SITEBEACON_HOST, SITEBEACON_PUBLIC_URL, SITEBEACON_LOG_LEVEL.
 `;
 
 /** Where the CLI writes; tests pass their own. */
@@ -115,10 +119,29 @@ const serveCollector = async (args: string[], io: CliIO) => {
     host: { type: 'string' },
     'public-url': { type: 'string' },
     demo: { type: 'boolean', default: false },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'site-rate-limit': { type: 'string' },
+    'trust-proxy': { type: 'boolean', default: false },
+    'log-level': { type: 'string' },
   });
   const port = Number(values.port ?? io.env.SITEBEACON_PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${values.port} is not a port`);
   const host = values.host || io.env.SITEBEACON_HOST || '127.0.0.1';
+  const rate = (flag: 'rate-limit' | 'site-rate-limit') => {
+    const value = values[flag];
+    if (value === undefined) return undefined;
+    const perSecond = Number(value);
+    if (!(perSecond >= 0)) throw new UsageError(`--${flag} ${value} is not a number of requests per second`);
+    return perSecond;
+  };
+  const rateLimits = { perIp: rate('rate-limit'), perSite: rate('site-rate-limit') };
+  if (!!values['tls-cert'] != !!values['tls-key']) throw new UsageError('--tls-cert and --tls-key go together');
+  const tls = values['tls-cert'] ? { cert: resolve(values['tls-cert']), key: resolve(values['tls-key']!) } : undefined;
+  const logLevel = values['log-level'] || io.env.SITEBEACON_LOG_LEVEL || 'info';
+  const minimumStatus = { info: 0, warn: 400, error: 500, silent: Infinity }[logLevel];
+  if (minimumStatus === undefined) throw new UsageError(`--log-level ${logLevel} is not one of info, warn, error, silent`);
   const file = dbFile(values, io);
   const store = createSqliteStore({ file });
   let publicUrl = (values['public-url'] || io.env.SITEBEACON_PUBLIC_URL || '').replace(/\/+$/, '');
@@ -126,11 +149,20 @@ const serveCollector = async (args: string[], io: CliIO) => {
     store,
     beaconFile: fileURLToPath(new URL('./beacon.min.js', import.meta.url)),
     demo: values.demo ? { siteKey: 'demo', publicUrl: () => publicUrl } : undefined,
+    rateLimits: Object.fromEntries(Object.entries(rateLimits).filter(([, limit]) => limit !== undefined)),
+    trustProxy: values['trust-proxy'],
+    // One JSON line per request on stderr; stdout stays for what the command prints.
+    logRequest: (entry) => {
+      if (entry.status >= minimumStatus) io.err(JSON.stringify({ level: entry.status >= 500 ? 'error' : entry.status >= 400 ? 'warn' : 'info', ...entry }));
+    },
+    logError: (error) => {
+      if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
+    },
   });
-  const server = serve(app, { port, hostname: host, silent: true, gracefulShutdown: false });
+  const server = serve(app, { port, hostname: host, silent: true, gracefulShutdown: false, tls });
   await server.ready();
   const address = server.node?.server?.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   publicUrl ||= url;
   if (values.demo) {
     await store.putSite({ siteKey: 'demo', name: 'Demo', allowedOrigins: [new URL(publicUrl).origin] });
@@ -143,9 +175,13 @@ const serveCollector = async (args: string[], io: CliIO) => {
     if (values.demo) io.out(`demo page: ${publicUrl}/ (site key "demo")`);
   }
   let closing = false;
+  // Graceful shutdown: stop accepting, let the requests in flight finish (their writes commit
+  // before they are answered), commit what is queued, close the file, exit.
   const shutdown = async () => {
     if (closing) return;
     closing = true;
+    const forceTimer = setTimeout(() => server.close(true), 10_000);
+    forceTimer.unref();
     await server.close();
     await store.close();
     process.exit(0);

@@ -2,23 +2,31 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCollector } from './app';
+import { createCollector, type RequestLogEntry } from './app';
+import type { RateLimits } from './http/rateLimiter';
 import { createSqliteStore } from './store/sqlite';
 
 /**
  * A collector on a real, fresh SQLite file for unit tests, called in-process through
  * `app.fetch(new Request(...))`. `close()` removes the file.
  */
-export const createTestCollector = (options: { demo?: boolean } = {}) => {
+export const createTestCollector = (
+  options: { demo?: boolean; rateLimits?: Partial<RateLimits>; trustProxy?: boolean } = {},
+) => {
   const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-unit-'));
   const file = join(dir, 'sitebeacon.db');
   const store = createSqliteStore({ file });
   const errors: unknown[] = [];
+  const requestLog: RequestLogEntry[] = [];
   const app = createCollector({
     store,
     beaconFile: fileURLToPath(new URL('../dist/beacon.min.js', import.meta.url)),
     demo: options.demo ? { siteKey: 'demo', publicUrl: () => 'http://127.0.0.1:8787' } : undefined,
     logError: (error) => errors.push(error),
+    logRequest: (entry) => requestLog.push(entry),
+    // Unit tests send many requests from one address: limits only where a test sets them.
+    rateLimits: options.rateLimits ?? { perIp: 0, perSite: 0 },
+    trustProxy: options.trustProxy,
   });
   const request = async (path: string, init?: RequestInit): Promise<Response> =>
     app.fetch(new Request(`http://collector.test${path}`, init));
@@ -28,6 +36,8 @@ export const createTestCollector = (options: { demo?: boolean } = {}) => {
     file,
     /** Errors the collector logged as internal (a bug if any). */
     errors,
+    /** The structured request log. */
+    requestLog,
     request,
     /** POSTs `body` (serialised unless a string) with the given Content-Type and headers. */
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -6,6 +6,15 @@ import { readJsonBody } from './readJsonBody';
 import { siteForRequest } from './siteForRequest';
 
 /** What an ingest handler gets: the checked site and the parsed JSON body. */
+/** Answers 429 with `Retry-After` when the client or the site is over its rate. */
+export type RateCheck = (event: H3Event, site: Site) => void;
+
+/** What every ingest route family needs from the collector. */
+export interface IngestDeps {
+  store: Store;
+  checkRate: RateCheck;
+}
+
 export interface IngestRequest {
   event: H3Event;
   site: Site;
@@ -23,7 +32,7 @@ export const accepted = (event: H3Event, count: number) => {
  * Registers one browser-facing collection endpoint family, the same way for errors, CSP reports
  * and performance sessions: `{path}` for the default site when `unkeyed`, `{path}/{site_key}`,
  * the keyed path's CORS preflight, and 405 with `Allow` for other methods. Every request goes
- * site + origin check -> media type and size -> JSON -> `handle`.
+ * site + origin check -> rate limit -> media type and size -> JSON -> `handle`.
  */
 export const ingestRoutes = (
   app: H3,
@@ -34,8 +43,10 @@ export const ingestRoutes = (
     mediaTypes,
     unkeyed,
     handle,
+    checkRate,
   }: {
     store: Store;
+    checkRate: RateCheck;
     path: string;
     methods: Array<'POST' | 'PUT'>;
     mediaTypes: string[];
@@ -45,6 +56,7 @@ export const ingestRoutes = (
 ) => {
   const receive = async (event: H3Event, siteKey?: string) => {
     const site = await siteForRequest(event, store, siteKey);
+    checkRate(event, site);
     const body = await readJsonBody(event, { mediaTypes });
     const userAgent = event.req.headers.get('user-agent')?.slice(0, 512);
     return handle({ event, site, body, userAgent });

@@ -28,3 +28,19 @@ describe('GET /api/test-connectivity', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
   });
 });
+
+describe('request log', () => {
+  let collector: ReturnType<typeof createTestCollector>;
+  afterEach(() => collector.close());
+
+  test('one structured entry per request, errors included', async () => {
+    collector = createTestCollector();
+    await collector.request('/api/test-connectivity');
+    await collector.post('/api/error-reports', '{oops');
+    expect(collector.requestLog).toEqual([
+      expect.objectContaining({ method: 'GET', path: '/api/test-connectivity', status: 200, ms: expect.any(Number), ip: expect.any(String) }),
+      expect.objectContaining({ method: 'POST', path: '/api/error-reports', status: 400 }),
+    ]);
+    expect(Date.parse(collector.requestLog[0]!.time)).not.toBeNaN();
+  });
+});

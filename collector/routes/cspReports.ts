@@ -1,8 +1,7 @@
 import type { H3 } from 'h3';
 import { apiError } from '../http/apiError';
-import { accepted, ingestRoutes } from '../http/ingestRoutes';
+import { accepted, ingestRoutes, type IngestDeps } from '../http/ingestRoutes';
 import { isNoise, parseCspReports } from '../schemas/cspReport';
-import type { Store } from '../store/store';
 
 /**
  * What browsers send CSP reports as: `report-uri` uses application/csp-report, the Reporting API
@@ -14,9 +13,9 @@ const CSP_MEDIA_TYPES = ['application/csp-report', 'application/json', 'applicat
  * `POST /api/csp-reports` (spec section 4, default site) and `POST /api/csp-reports/{site_key}`
  * with its preflight (Chromium preflights a cross-origin Reporting API endpoint).
  */
-export const cspReportRoutes = (app: H3, { store }: { store: Store }) =>
+export const cspReportRoutes = (app: H3, deps: IngestDeps) =>
   ingestRoutes(app, {
-    store,
+    ...deps,
     path: '/api/csp-reports',
     methods: ['POST'],
     mediaTypes: CSP_MEDIA_TYPES,
@@ -30,7 +29,7 @@ export const cspReportRoutes = (app: H3, { store }: { store: Store }) =>
         event.res.status = 204;
         return null;
       }
-      const count = await store.insertCspReports(site.siteKey, reports, { receivedAt: Date.now(), userAgent });
+      const count = await deps.store.insertCspReports(site.siteKey, reports, { receivedAt: Date.now(), userAgent });
       return accepted(event, count);
     },
   });

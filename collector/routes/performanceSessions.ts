@@ -1,19 +1,18 @@
 import type { H3 } from 'h3';
 import * as v from 'valibot';
 import { apiError } from '../http/apiError';
-import { accepted, ingestRoutes } from '../http/ingestRoutes';
+import { accepted, ingestRoutes, type IngestDeps } from '../http/ingestRoutes';
 import { JSON_MEDIA_TYPES } from '../http/readJsonBody';
 import { describeIssues } from '../schemas/describeIssues';
 import { PerformanceSessionSchema } from '../schemas/performanceSession';
-import type { Store } from '../store/store';
 
 /**
  * `POST` and `PUT /api/performance-sessions/{site_key}` with the preflight: the first submission
  * of a `session_id` creates the session, later ones update it (each metric keeps its latest value).
  */
-export const performanceSessionRoutes = (app: H3, { store }: { store: Store }) =>
+export const performanceSessionRoutes = (app: H3, deps: IngestDeps) =>
   ingestRoutes(app, {
-    store,
+    ...deps,
     path: '/api/performance-sessions',
     methods: ['POST', 'PUT'],
     mediaTypes: JSON_MEDIA_TYPES,
@@ -21,7 +20,7 @@ export const performanceSessionRoutes = (app: H3, { store }: { store: Store }) =
     async handle({ event, site, body, userAgent }) {
       const parsed = v.safeParse(PerformanceSessionSchema, body);
       if (!parsed.success) throw apiError(400, 'invalid_report', describeIssues(parsed.issues));
-      await store.upsertPerformanceSession(site.siteKey, parsed.output, { receivedAt: Date.now(), userAgent });
+      await deps.store.upsertPerformanceSession(site.siteKey, parsed.output, { receivedAt: Date.now(), userAgent });
       return accepted(event, 1);
     },
   });

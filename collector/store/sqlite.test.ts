@@ -49,3 +49,29 @@ test('listing pages by cursor and limit', async () => {
   expect([...page1, ...page2].map((record) => record.error_message)).toEqual(['m0', 'm1', 'm2', 'm3']);
   await store.close();
 });
+
+test('writes of one event-loop turn commit together; one failing write does not undo the others', async () => {
+  const store = createSqliteStore({ file });
+  const context = { receivedAt: Date.now() };
+  const results = await Promise.allSettled([
+    store.insertErrorReports('default', [{ error_type: 'js', error_message: 'a' }], context),
+    // No such site: the foreign key refuses it.
+    store.insertErrorReports('no-such-site', [{ error_type: 'js', error_message: 'b' }], context),
+    store.insertErrorReports('default', [{ error_type: 'js', error_message: 'c' }], context),
+  ]);
+  expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  await store.close();
+  const reopened = createSqliteStore({ file });
+  expect((await reopened.listErrorReports('default')).map((record) => record.error_message)).toEqual(['a', 'c']);
+  await reopened.close();
+});
+
+test('close() commits what is still queued', async () => {
+  const store = createSqliteStore({ file });
+  const written = store.insertErrorReports('default', [{ error_type: 'js', error_message: 'last' }], { receivedAt: Date.now() });
+  await store.close();
+  await expect(written).resolves.toBe(1);
+  const reopened = createSqliteStore({ file });
+  expect(await reopened.listErrorReports('default')).toHaveLength(1);
+  await reopened.close();
+});

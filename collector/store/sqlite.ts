@@ -86,8 +86,12 @@ const insertSql = (table: string, columns: readonly string[]) =>
 export const newSiteKey = () => randomBytes(12).toString('hex');
 
 /**
- * The embedded store: one SQLite file in WAL mode (better-sqlite3). Writes are synchronous
- * transactions, so a promise resolves only after the commit.
+ * The embedded store: one SQLite file in WAL mode (better-sqlite3).
+ *
+ * Writes are group-committed: every write that arrives within one turn of the event loop runs in
+ * one transaction (each in its own savepoint, so one failure does not undo the others), and each
+ * write's promise resolves only after that transaction has committed. Throughput then depends on
+ * the number of commits, not the number of requests.
  *
  * @example
  * const store = createSqliteStore({ file: './data/sitebeacon.db' });
@@ -100,6 +104,51 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+
+  interface PendingWrite {
+    run: () => unknown;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+  }
+  let pending: PendingWrite[] = [];
+  let scheduled = false;
+  const commit = () => {
+    scheduled = false;
+    const writes = pending;
+    pending = [];
+    if (!writes.length || !db.open) return;
+    const outcomes: Array<{ ok: boolean; value: unknown }> = [];
+    try {
+      db.transaction(() => {
+        for (const write of writes) {
+          try {
+            // A nested better-sqlite3 transaction is a savepoint.
+            outcomes.push({ ok: true, value: db.transaction(write.run)() });
+          } catch (error) {
+            outcomes.push({ ok: false, value: error });
+          }
+        }
+      })();
+    } catch (error) {
+      // The commit itself failed: nothing of this group is durable.
+      for (const write of writes) write.reject(error);
+      return;
+    }
+    writes.forEach((write, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) write.resolve(outcome.value);
+      else write.reject(outcome.value);
+    });
+  };
+  /** Queues a write for the next group commit; resolves after that commit. */
+  const write = <T>(run: () => T): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      pending.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(commit);
+      }
+    });
 
   const selectSite = db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE site_key = ?');
   const insertSite = db.prepare(insertSql('sites', ['site_key', 'name', 'allowed_origins', 'created_at']));
@@ -126,14 +175,15 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
 
   const insertMany = (table: string, columns: readonly string[]) => {
     const statement = db.prepare(insertSql(table, columns));
-    return db.transaction((siteKey: string, records: object[], context: ReceiveContext) => {
-      for (const record of records) {
-        statement.run(
-          toRow(columns, { ...record, site_key: siteKey, received_at: context.receivedAt, user_agent: context.userAgent }),
-        );
-      }
-      return records.length;
-    });
+    return (siteKey: string, records: object[], context: ReceiveContext) =>
+      write(() => {
+        for (const record of records) {
+          statement.run(
+            toRow(columns, { ...record, site_key: siteKey, received_at: context.receivedAt, user_agent: context.userAgent }),
+          );
+        }
+        return records.length;
+      });
   };
 
   const insertErrors = insertMany('error_reports', ERROR_COLUMNS);
@@ -152,7 +202,7 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
        started_at = coalesce(@started_at, started_at), extra = coalesce(@extra, extra)
      WHERE site_key = @site_key AND session_id = @session_id`,
   );
-  const upsertSession = db.transaction((siteKey: string, session: PerformanceSessionInput, context: ReceiveContext) => {
+  const upsertSession = (siteKey: string, session: PerformanceSessionInput, context: ReceiveContext) => {
     const existing = selectSession.get(siteKey, session.session_id);
     const metrics = existing ? { ...JSON.parse(existing.metrics), ...session.metrics } : session.metrics;
     const row = toRow(SESSION_COLUMNS, {
@@ -164,7 +214,7 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
       user_agent: context.userAgent,
     });
     (existing ? updateSession : insertSession).run(row);
-  });
+  };
 
   return {
     async getSite(siteKey) {
@@ -195,12 +245,14 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
       return listCsp<StoredCspReport>(siteKey, options);
     },
     async upsertPerformanceSession(siteKey, session, context) {
-      upsertSession(siteKey, session, context);
+      await write(() => upsertSession(siteKey, session, context));
     },
     async listPerformanceSessions(siteKey, options) {
       return listSessions<StoredPerformanceSession>(siteKey, options);
     },
     async close() {
+      // What is queued is committed before the file is closed.
+      if (pending.length) commit();
       db.close();
     },
   };
