@@ -159,7 +159,16 @@ const serveCollector = async (args: string[], io: CliIO) => {
       if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
     },
   });
-  const server = serve(app, { port, hostname: host, silent: true, gracefulShutdown: false, tls });
+  const server = serve(app, {
+    port,
+    hostname: host,
+    silent: true,
+    gracefulShutdown: false,
+    tls,
+    // HTTPS as HTTP/1.1: srvx would serve HTTP/2, whose sessions a browser keeps open and Node's
+    // server.close() then waits on for ever; HTTP/1.1 connections close when idle (see shutdown).
+    node: { http2: false },
+  });
   await server.ready();
   const address = server.node?.server?.address() as AddressInfo;
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
@@ -182,7 +191,12 @@ const serveCollector = async (args: string[], io: CliIO) => {
     closing = true;
     const forceTimer = setTimeout(() => server.close(true), 10_000);
     forceTimer.unref();
+    // Node closes the connections idle when close() is called; a keep-alive connection whose
+    // request finishes later would hold the process for its whole keep-alive timeout.
+    const httpServer = server.node?.server as { closeIdleConnections?: () => void } | undefined;
+    const closeIdle = setInterval(() => httpServer?.closeIdleConnections?.(), 50);
     await server.close();
+    clearInterval(closeIdle);
     await store.close();
     process.exit(0);
   };

@@ -1,3 +1,7 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli, spawnCollector } from '../collector/spawnCollector';
 import { beaconTag, expect, test } from './fixtures';
 
 test('a thrown error travels from a page on another origin into the collector store, once', async ({
@@ -55,31 +59,20 @@ test('a browser on an origin the site does not allow stores nothing', async ({ p
 });
 
 test('the demo page of `serve --demo` reports its button error into the demo site', async ({ page }) => {
-  const { spawn } = await import('node:child_process');
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  const { fileURLToPath } = await import('node:url');
-  const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
   const db = join(mkdtempSync(join(tmpdir(), 'sitebeacon-demo-')), 'demo.db');
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--demo', '--json', '--db', db], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const demo = await spawnCollector({ db, args: ['--demo'] });
   try {
-    const started = await new Promise<{ demo: string }>((resolve) =>
-      child.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(String(chunk)))),
-    );
-    await page.goto(started.demo);
+    await page.goto(`${demo.url}/`);
     await page.waitForFunction(() => 'sitebeacon' in window);
     await page.click('#throw');
-    const exported = async () => {
-      const { execFileSync } = await import('node:child_process');
-      const out = execFileSync(process.execPath, [cli, 'export', '--site', 'demo', '--kind', 'errors', '--db', db]);
-      return String(out).split('\n').filter(Boolean).map((line) => JSON.parse(line));
-    };
+    const exported = () =>
+      runCli(db, 'export', '--site', 'demo', '--kind', 'errors')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     await expect.poll(exported, { timeout: 10_000 }).toHaveLength(1);
-    expect((await exported())[0]).toMatchObject({ error_message: 'demo: the cart is empty', error_name: 'TypeError' });
+    expect(exported()[0]).toMatchObject({ error_message: 'demo: the cart is empty', error_name: 'TypeError' });
   } finally {
-    child.kill('SIGTERM');
+    await demo.stop();
   }
 });

@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type OutgoingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { test as base } from '@playwright/test';
+import { CLI, spawnCollector } from '../collector/spawnCollector';
 
 const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
 
 /** A real `sitebeacon serve` process on a random port, with a fresh SQLite file. */
@@ -34,38 +34,15 @@ export interface PageServer {
   route(path: string, body: string, headers?: OutgoingHttpHeaders): void;
 }
 
-const startCollector = async (dir: string): Promise<{ child: ChildProcess; port: number }> => {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--db', join(dir, 'sitebeacon.db')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
-      if (match) resolve(Number(match[1]));
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('exit', (code) => reject(new Error(`collector exited with ${code}: ${output}`)));
-  });
-  return { child, port };
-};
-
 export const test = base.extend<{ collector: Collector; pages: PageServer }>({
   collector: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-e2e-'));
     const db = join(dir, 'sitebeacon.db');
-    const { child, port } = await startCollector(dir);
+    const running = await spawnCollector({ db });
     const cli = (...args: string[]) => run(process.execPath, [CLI, ...args, '--db', db]);
-    const stop = () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+    const stop = async () => void (await running.stop());
     await use({
-      origin: `http://localhost:${port}`,
+      origin: `http://localhost:${running.port}`,
       db,
       cli,
       stop,

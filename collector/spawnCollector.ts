@@ -1,0 +1,62 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI (`npm run build`), run as users run it. */
+export const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+/** A `sitebeacon serve` child process on a random port; for tests and benchmarks. */
+export interface CollectorProcess {
+  /** `http://127.0.0.1:PORT` (or https with TLS). */
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything the process wrote to stderr (the request log, errors). */
+  stderr: () => string;
+  /** Sends `signal` (default SIGTERM) and resolves with the exit code once it has exited. */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+/**
+ * Starts `sitebeacon serve --port 0 --db DB ...args` and resolves once it listens.
+ *
+ * @example
+ * const collector = await spawnCollector({ db: '/tmp/x.db', args: ['--rate-limit', '0'] });
+ */
+export const spawnCollector = ({ db, args = [] }: { db: string; args?: string[] }): Promise<CollectorProcess> => {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--db', db, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+      const match = /listening on (https?:\/\/[^:\s]+:(\d+))/.exec(stdout);
+      if (match) resolve({ url: match[1]!, port: Number(match[2]), child, stderr: () => stderr, stop });
+    });
+    exited.then((code) => reject(new Error(`sitebeacon serve exited with ${code}: ${stdout}${stderr}`)));
+  });
+};
+
+/** Runs one CLI command synchronously against `db`; returns its stdout. */
+export const runCli = (db: string, ...args: string[]) => execFileSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8' });
+
+/** A self-signed certificate for localhost and 127.0.0.1 (openssl), valid for one day. */
+export const selfSignedCertificate = (dir: string) => {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert,
+      '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
+    { stdio: 'ignore' },
+  );
+  return { cert, key };
+};
