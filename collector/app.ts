@@ -9,6 +9,7 @@ import { cspReportRoutes } from './routes/cspReports';
 import { demoRoutes } from './routes/demo';
 import { errorReportRoutes } from './routes/errorReports';
 import { performanceSessionRoutes } from './routes/performanceSessions';
+import { readApiRoutes } from './routes/readApi';
 import type { Store } from './store/store';
 
 /** Options of `createCollector()`. */
@@ -77,6 +78,7 @@ export const createCollector = ({
   errorReportRoutes(app, ingest);
   cspReportRoutes(app, ingest);
   performanceSessionRoutes(app, ingest);
+  readApiRoutes(app, { store });
   beaconScriptRoutes(app, { beaconFile });
   if (demo) demoRoutes(app, demo);
   return app;

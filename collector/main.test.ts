@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { main } from './main';
+import Database from 'better-sqlite3';
+import { hashApiKey } from './http/apiKeys';
 import { createSqliteStore } from './store/sqlite';
 
 let dir: string;
@@ -49,6 +51,22 @@ test('export --kind errors prints what was stored as NDJSON, filtered by --since
   expect(JSON.parse(recent.out)).toMatchObject({ error_message: 'new', line: 4, received_at: '2026-06-01T00:00:00.000Z' });
 });
 
+test('key create --json prints the key once; only its hash is stored', async () => {
+  const site = JSON.parse((await cli('site', 'add', '--origin', 'https://shop.example', '--json')).out) as { site_key: string };
+  const { code, out } = await cli('key', 'create', '--site', site.site_key, '--json');
+  expect(code).toBe(0);
+  const created = JSON.parse(out) as { api_key: string; site_key: string };
+  expect(created.api_key).toMatch(/^sbk_[\w-]{32}$/);
+  expect(created.site_key).toBe(site.site_key);
+  const store = createSqliteStore({ file: db });
+  expect(await store.findApiKey(hashApiKey(created.api_key))).toMatchObject({ siteKey: site.site_key });
+  await store.close();
+  const raw = new Database(db, { readonly: true });
+  expect(JSON.stringify(raw.prepare('SELECT * FROM api_keys').all())).not.toContain(created.api_key);
+  raw.close();
+  expect((await cli('key', 'create', '--site', 'nope')).code).toBe(1);
+});
+
 test.each([
   [['site', 'add'], /at least one --origin/],
   [['site', 'add', '--origin', 'not a url'], /is not a URL/],
@@ -58,6 +76,9 @@ test.each([
   [['export', '--site', 'default', '--kind', 'errors', '--since', 'yesterday'], /not an ISO date/],
   [['serve', '--port', '99999'], /is not a port/],
   [['serve', '--bogus'], /Unknown option/],
+  [['serve', '--tls-cert', 'cert.pem'], /go together/],
+  [['serve', '--rate-limit', 'fast'], /not a number of requests per second/],
+  [['serve', '--log-level', 'loud'], /not one of info, warn, error, silent/],
   [['frobnicate'], /unknown command/],
 ])('%j is a usage error (exit 2) that says what is wrong', async (argv, message) => {
   const { code, err } = await cli(...argv);

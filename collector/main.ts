@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { serve } from 'h3';
 import { createCollector } from './app';
+import { hashApiKey, newApiKey } from './http/apiKeys';
 import { createSqliteStore } from './store/sqlite';
 import type { Store } from './store/store';
 
@@ -18,6 +19,9 @@ Commands:
                         per site (default 500), 0 turns one off
   site add --origin URL [--origin URL...] [--name NAME]
                         create a site; prints its key and script tag
+  key create [--site SITE_KEY] [--name NAME]
+                        create an API key (for one site, or the whole installation);
+                        it is printed once and stored only as a hash
   export --site SITE_KEY --kind errors|csp|performance [--since ISO]
                         print stored records as NDJSON
 
@@ -85,6 +89,20 @@ const siteAdd = async (args: string[], io: CliIO) => {
     io.out(JSON.stringify({ site_key: site.siteKey, name: site.name, allowed_origins: site.allowedOrigins, snippet: tag }));
   } else {
     io.out(`Created site "${site.name}"\n  site key:        ${site.siteKey}\n  allowed origins: ${origins.join(', ')}\n\nPaste into every page:\n  ${tag}`);
+  }
+};
+
+const keyCreate = async (args: string[], io: CliIO) => {
+  const values = parse(args, { site: { type: 'string' }, name: { type: 'string' } });
+  const apiKey = newApiKey();
+  const created = await withStore(dbFile(values, io), async (store) => {
+    if (values.site && !(await store.getSite(values.site))) throw new Error(`no site has the key "${values.site}"`);
+    return store.createApiKey({ keyHash: hashApiKey(apiKey), name: values.name || (values.site ? `site ${values.site}` : 'installation'), siteKey: values.site });
+  });
+  if (values.json) {
+    io.out(JSON.stringify({ api_key: apiKey, name: created.name, ...(created.siteKey ? { site_key: created.siteKey } : {}) }));
+  } else {
+    io.out(`Created API key "${created.name}" for ${created.siteKey ? `site ${created.siteKey}` : 'the whole installation'}:\n\n  ${apiKey}\n\nIt is shown only this once; the collector keeps only its hash.`);
   }
 };
 
@@ -218,6 +236,7 @@ export const main = async (
   try {
     if (command == 'serve') await serveCollector(rest, io);
     else if (command == 'site' && rest[0] == 'add') await siteAdd(rest.slice(1), io);
+    else if (command == 'key' && rest[0] == 'create') await keyCreate(rest.slice(1), io);
     else if (command == 'export') await exportRecords(rest, io);
     else if (!command || command == 'help' || command == '--help' || command == '-h') io.out(USAGE);
     else throw new UsageError(`unknown command "${argv.join(' ')}"`);

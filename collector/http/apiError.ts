@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'invalid_report'
   | 'unauthorized'
   | 'origin_not_allowed'
+  | 'forbidden'
   | 'unknown_site'
   | 'not_found'
   | 'method_not_allowed'

@@ -1,12 +1,14 @@
 import type { Database } from 'better-sqlite3';
-import { DEFAULT_SITE_KEY } from './store';
+import { blockedHostOf, fingerprintOf } from './fingerprint';
+import { DEFAULT_SITE_KEY, type NewErrorReport } from './store';
 
 /**
  * Schema versions, oldest first. A database records how many it has applied in
  * `PRAGMA user_version`; a newer collector applies the rest, so it opens an older file.
- * Never edit a migration that has shipped: add one.
+ * Never edit a migration that has shipped: add one. A step is SQL, or a function for what SQL
+ * cannot compute (a hash, a parsed URL).
  */
-const migrations: string[] = [
+const migrations: Array<string | ((db: Database) => void)> = [
   `CREATE TABLE sites (
      site_key TEXT PRIMARY KEY,
      name TEXT NOT NULL,
@@ -72,19 +74,67 @@ const migrations: string[] = [
      UNIQUE (site_key, session_id)
    );
    CREATE INDEX performance_sessions_by_site_time ON performance_sessions (site_key, updated_at);`,
+  // 3: what the read API groups by, and API keys.
+  (db) => {
+    db.exec(`
+      ALTER TABLE error_reports ADD COLUMN fingerprint TEXT;
+      ALTER TABLE csp_reports ADD COLUMN blocked_host TEXT;
+      CREATE TABLE performance_metrics (
+        session_row INTEGER NOT NULL REFERENCES performance_sessions (id),
+        site_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        value REAL NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (session_row, name)
+      );
+      CREATE TABLE api_keys (
+        id INTEGER PRIMARY KEY,
+        key_hash TEXT NOT NULL UNIQUE,
+        site_key TEXT REFERENCES sites (site_key),
+        name TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );`);
+    // Rows an older collector stored get the derived columns too. (`all()`, not `iterate()`:
+    // better-sqlite3 refuses writes while a statement is being iterated.)
+    const setFingerprint = db.prepare('UPDATE error_reports SET fingerprint = ? WHERE id = ?');
+    for (const row of db.prepare('SELECT * FROM error_reports').all() as Array<NewErrorReport & { id: number }>) {
+      setFingerprint.run(fingerprintOf(row as NewErrorReport), row.id);
+    }
+    const setHost = db.prepare('UPDATE csp_reports SET blocked_host = ? WHERE id = ?');
+    for (const row of db.prepare('SELECT id, blocked_uri FROM csp_reports').all() as Array<{ id: number; blocked_uri: string | null }>) {
+      setHost.run(blockedHostOf(row.blocked_uri ?? undefined), row.id);
+    }
+    const insertMetric = db.prepare('INSERT INTO performance_metrics VALUES (?, ?, ?, ?, ?)');
+    for (const row of db.prepare('SELECT id, site_key, metrics, updated_at FROM performance_sessions').all() as Array<{
+      id: number;
+      site_key: string;
+      metrics: string;
+      updated_at: number;
+    }>) {
+      for (const [name, metric] of Object.entries(JSON.parse(row.metrics) as Record<string, { value: number }>)) {
+        insertMetric.run(row.id, row.site_key, name, metric.value, row.updated_at);
+      }
+    }
+    db.exec(`
+      CREATE INDEX error_reports_by_fingerprint ON error_reports (site_key, fingerprint);
+      CREATE INDEX csp_reports_by_directive ON csp_reports (site_key, effective_directive, blocked_host);
+      CREATE INDEX performance_metrics_by_value ON performance_metrics (site_key, name, value);`);
+  },
 ];
 
-/** Brings `db` to the newest schema, one transaction per version. */
-export const migrate = (db: Database) => {
+/** Brings `db` to the newest schema (or to `target`, for tests), one transaction per version. */
+export const migrate = (db: Database, target = migrations.length) => {
   const applied = db.pragma('user_version', { simple: true }) as number;
   if (applied > migrations.length) {
     throw new Error(
       `the database has schema version ${applied}, newer than this collector knows (${migrations.length}); upgrade sitebeacon`,
     );
   }
-  for (let version = applied; version < migrations.length; version++) {
+  for (let version = applied; version < target; version++) {
+    const step = migrations[version]!;
     db.transaction(() => {
-      db.exec(migrations[version]!);
+      if (typeof step == 'string') db.exec(step);
+      else step(db);
       db.pragma(`user_version = ${version + 1}`);
     })();
   }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { migrate } from './migrations';
 import { createSqliteStore } from './sqlite';
 
 let dir: string;
@@ -74,4 +75,25 @@ test('close() commits what is still queued', async () => {
   const reopened = createSqliteStore({ file });
   expect(await reopened.listErrorReports('default')).toHaveLength(1);
   await reopened.close();
+});
+
+test('a database written by an older schema (version 2) opens, and its rows get what the new one derives', () => {
+  const old = new Database(file);
+  migrate(old, 2);
+  old.prepare("INSERT INTO error_reports (site_key, received_at, error_type, error_message) VALUES ('default', 1, 'js', 'Item 4 lost')").run();
+  old.prepare("INSERT INTO csp_reports (site_key, received_at, report_type, blocked_uri) VALUES ('default', 1, 'csp-violation', 'https://cdn.example/x.png')").run();
+  old
+    .prepare("INSERT INTO performance_sessions (site_key, session_id, received_at, updated_at, metrics) VALUES ('default', 's', 1, 1, ?)")
+    .run(JSON.stringify({ LCP: { value: 1800 } }));
+  old.close();
+
+  return (async () => {
+    const store = createSqliteStore({ file });
+    const [error] = await store.listErrorReports('default');
+    expect(error!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect((await store.listCspReports('default'))[0]!.blocked_host).toBe('cdn.example');
+    const summary = await store.summarize('default');
+    expect(summary.vitals.LCP).toMatchObject({ samples: 1, p75: 1800, good: 1 });
+    await store.close();
+  })();
 });

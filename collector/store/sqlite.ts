@@ -14,8 +14,13 @@ import {
   type StoredCspReport,
   type StoredErrorReport,
   type StoredPerformanceSession,
+  type ApiKey,
+  type MetricSummary,
+  type Summary,
 } from './store';
+import { blockedHostOf, fingerprintOf } from './fingerprint';
 import { migrate } from './migrations';
+import { VITALS_THRESHOLDS } from './vitalsThresholds';
 
 interface SiteRow {
   site_key: string;
@@ -62,13 +67,13 @@ const toRow = (columns: readonly string[], record: Row): Row => {
 
 const ERROR_COLUMNS = [
   'site_key', 'received_at', 'user_agent', 'error_type', 'error_message', 'error_name', 'stack', 'source_url',
-  'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'extra',
+  'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'extra', 'fingerprint',
 ] as const;
 
 const CSP_COLUMNS = [
   'site_key', 'received_at', 'user_agent', 'report_type', 'document_uri', 'referrer', 'violated_directive',
   'effective_directive', 'original_policy', 'disposition', 'blocked_uri', 'source_file', 'line_number',
-  'column_number', 'status_code', 'script_sample', 'age', 'body', 'extra',
+  'column_number', 'status_code', 'script_sample', 'age', 'body', 'extra', 'blocked_host',
 ] as const;
 
 const SESSION_COLUMNS = [
@@ -173,27 +178,42 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
     };
   };
 
-  const insertMany = (table: string, columns: readonly string[]) => {
+  /** An insert of many records, each with the columns `derive` computes from it. */
+  const insertMany = <T extends object>(table: string, columns: readonly string[], derive: (record: T) => object) => {
     const statement = db.prepare(insertSql(table, columns));
-    return (siteKey: string, records: object[], context: ReceiveContext) =>
+    return (siteKey: string, records: T[], context: ReceiveContext) =>
       write(() => {
         for (const record of records) {
           statement.run(
-            toRow(columns, { ...record, site_key: siteKey, received_at: context.receivedAt, user_agent: context.userAgent }),
+            toRow(columns, {
+              ...record,
+              ...derive(record),
+              site_key: siteKey,
+              received_at: context.receivedAt,
+              user_agent: context.userAgent,
+            }),
           );
         }
         return records.length;
       });
   };
 
-  const insertErrors = insertMany('error_reports', ERROR_COLUMNS);
-  const insertCsp = insertMany('csp_reports', CSP_COLUMNS);
+  const insertErrors = insertMany('error_reports', ERROR_COLUMNS, (report: NewErrorReport) => ({
+    fingerprint: fingerprintOf(report),
+  }));
+  const insertCsp = insertMany('csp_reports', CSP_COLUMNS, (report: NewCspReport) => ({
+    blocked_host: blockedHostOf(report.blocked_uri),
+  }));
   const listErrors = list('error_reports', 'received_at');
   const listCsp = list('csp_reports', 'received_at');
   const listSessions = list('performance_sessions', 'updated_at');
 
-  const selectSession = db.prepare<[string, string], { metrics: string }>(
-    'SELECT metrics FROM performance_sessions WHERE site_key = ? AND session_id = ?',
+  const selectSession = db.prepare<[string, string], { id: number; metrics: string }>(
+    'SELECT id, metrics FROM performance_sessions WHERE site_key = ? AND session_id = ?',
+  );
+  const upsertMetric = db.prepare(
+    `INSERT INTO performance_metrics (session_row, site_key, name, value, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (session_row, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
   );
   const insertSession = db.prepare(insertSql('performance_sessions', SESSION_COLUMNS));
   const updateSession = db.prepare(
@@ -213,8 +233,54 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
       updated_at: context.receivedAt,
       user_agent: context.userAgent,
     });
-    (existing ? updateSession : insertSession).run(row);
+    const result = (existing ? updateSession : insertSession).run(row);
+    const sessionRow = existing ? existing.id : Number(result.lastInsertRowid);
+    // One row per metric as well: the summary's p75 is an indexed query, not a JSON scan.
+    for (const [name, metric] of Object.entries(session.metrics)) {
+      upsertMetric.run(sessionRow, siteKey, name, metric.value, context.receivedAt);
+    }
   };
+
+  const insertApiKey = db.prepare(insertSql('api_keys', ['key_hash', 'site_key', 'name', 'created_at']));
+  interface ApiKeyRow {
+    id: number;
+    key_hash: string;
+    name: string;
+    site_key: string | null;
+    created_at: number;
+  }
+  const selectApiKey = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?');
+  const toApiKey = (row: ApiKeyRow): ApiKey => ({
+    id: row.id,
+    keyHash: row.key_hash,
+    name: row.name,
+    ...(row.site_key ? { siteKey: row.site_key } : {}),
+    createdAt: new Date(row.created_at).toISOString(),
+  });
+
+  const errorGroups = db.prepare<[string, number, number], Summary['errors'][number] & { first_seen: number; last_seen: number }>(
+    `SELECT fingerprint, error_type, error_name, error_message, COUNT(*) AS reports, SUM(coalesce(count, 1)) AS count,
+       MIN(received_at) AS first_seen, MAX(received_at) AS last_seen
+     FROM error_reports WHERE site_key = ? AND received_at >= ?
+     GROUP BY fingerprint ORDER BY count DESC, last_seen DESC LIMIT ?`,
+  );
+  const cspGroups = db.prepare<[string, number, number], Summary['csp'][number]>(
+    `SELECT effective_directive AS directive, blocked_host, COUNT(*) AS reports
+     FROM csp_reports WHERE site_key = ? AND received_at >= ? AND report_type = 'csp-violation'
+     GROUP BY effective_directive, blocked_host ORDER BY reports DESC LIMIT ?`,
+  );
+  const metricCounts = db.prepare<
+    [number, number, number, number, string, string, number],
+    { samples: number; good: number; needs_improvement: number; poor: number }
+  >(
+    `SELECT COUNT(*) AS samples, coalesce(SUM(value <= ?), 0) AS good, coalesce(SUM(value > ? AND value <= ?), 0) AS needs_improvement,
+       coalesce(SUM(value > ?), 0) AS poor
+     FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ?`,
+  );
+  const metricAtRank = db.prepare<[string, string, number, number], { value: number }>(
+    `SELECT value FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? ORDER BY value LIMIT 1 OFFSET ?`,
+  );
+  const share = (part: number, whole: number) => (whole ? Math.round((part / whole) * 10_000) / 10_000 : 0);
 
   return {
     async getSite(siteKey) {
@@ -249,6 +315,41 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
     },
     async listPerformanceSessions(siteKey, options) {
       return listSessions<StoredPerformanceSession>(siteKey, options);
+    },
+    async createApiKey({ keyHash, name, siteKey }) {
+      insertApiKey.run({ key_hash: keyHash, site_key: siteKey ?? null, name, created_at: Date.now() });
+      return toApiKey(selectApiKey.get(keyHash)!);
+    },
+    async findApiKey(keyHash) {
+      const row = selectApiKey.get(keyHash);
+      return row && toApiKey(row);
+    },
+    async summarize(siteKey, { since, limit = 50 } = {}) {
+      const sinceMs = since ? Date.parse(since) || 0 : 0;
+      const vitals: Record<string, MetricSummary> = {};
+      for (const [name, [good, poor]] of Object.entries(VITALS_THRESHOLDS)) {
+        const counts = metricCounts.get(good, good, poor, poor, siteKey, name, sinceMs)!;
+        // p75 by nearest rank: the smallest value with at least 75% of the samples at or below it.
+        const rank = Math.ceil(counts.samples * 0.75) - 1;
+        vitals[name] = {
+          samples: counts.samples,
+          p75: counts.samples ? metricAtRank.get(siteKey, name, sinceMs, rank)!.value : null,
+          good: share(counts.good, counts.samples),
+          needs_improvement: share(counts.needs_improvement, counts.samples),
+          poor: share(counts.poor, counts.samples),
+        };
+      }
+      return {
+        errors: errorGroups.all(siteKey, sinceMs, limit).map((group) =>
+          toRecord<Summary['errors'][number]>({
+            ...group,
+            first_seen: new Date(group.first_seen).toISOString(),
+            last_seen: new Date(group.last_seen).toISOString(),
+          }),
+        ),
+        csp: cspGroups.all(siteKey, sinceMs, limit),
+        vitals,
+      };
     },
     async close() {
       // What is queued is committed before the file is closed.

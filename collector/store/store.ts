@@ -29,6 +29,8 @@ export interface NewErrorReport {
 /** An error report as stored. */
 export interface StoredErrorReport extends NewErrorReport {
   id: number;
+  /** Groups reports of the same problem (see fingerprint.ts). */
+  fingerprint: string;
   site_key: string;
   received_at: string;
   user_agent?: string | undefined;
@@ -62,6 +64,8 @@ export interface NewCspReport {
 
 export interface StoredCspReport extends NewCspReport {
   id: number;
+  /** The blocked URI's host, or its keyword (`inline`, `eval`, `data`...). */
+  blocked_host: string;
   site_key: string;
   received_at: string;
   user_agent?: string | undefined;
@@ -92,6 +96,43 @@ export interface StoredPerformanceSession extends PerformanceSessionInput {
   received_at: string;
   updated_at: string;
   user_agent?: string | undefined;
+}
+
+/** An API key as stored: only its hash is kept; `siteKey` absent means installation-wide. */
+export interface ApiKey {
+  id: number;
+  /** SHA-256 of the key, hex. */
+  keyHash: string;
+  name: string;
+  siteKey?: string | undefined;
+  createdAt: string;
+}
+
+/** Per metric: how many sessions have it, their p75, and the share rated good / needs improvement / poor. */
+export interface MetricSummary {
+  samples: number;
+  p75: number | null;
+  good: number;
+  needs_improvement: number;
+  poor: number;
+}
+
+/** `GET /api/v1/sites/{site_key}/summary`. */
+export interface Summary {
+  errors: Array<{
+    fingerprint: string;
+    error_type: string;
+    error_name?: string;
+    error_message: string;
+    /** Reports stored for the group. */
+    reports: number;
+    /** Occurrences: reports with their folded `count`s added up. */
+    count: number;
+    first_seen: string;
+    last_seen: string;
+  }>;
+  csp: Array<{ directive: string; blocked_host: string; reports: number }>;
+  vitals: Record<string, MetricSummary>;
 }
 
 /** What the collector knows of the request a report came in. */
@@ -126,5 +167,9 @@ export interface Store {
   upsertPerformanceSession(siteKey: string, session: PerformanceSessionInput, context: ReceiveContext): Promise<void>;
   /** Sessions ordered by id; `since` applies to their last update. */
   listPerformanceSessions(siteKey: string, options?: ListOptions): Promise<StoredPerformanceSession[]>;
+  createApiKey(input: { keyHash: string; name: string; siteKey?: string | undefined }): Promise<ApiKey>;
+  findApiKey(keyHash: string): Promise<ApiKey | undefined>;
+  /** Errors by fingerprint, CSP violations by directive and blocked host, p75 and ratings per metric. */
+  summarize(siteKey: string, options?: { since?: string | undefined; limit?: number | undefined }): Promise<Summary>;
   close(): Promise<void>;
 }

@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import type { NewErrorReport } from './store';
+
+/** The first stack frame that names a location: "at fn (url:line:col)" (V8) or "fn@url:line:col" (Gecko, WebKit). */
+const FRAME = /(?:at\s+(?:(\S+)\s+\()?|^([^@\n]*)@)(\S+?):\d+:\d+\)?$/m;
+
+/**
+ * Groups errors that are the same problem: kind, name, message with its numbers and ids masked,
+ * and the first frame of the stack (function and file, no line: a new build moves lines).
+ * 16 hex characters of SHA-256.
+ *
+ * @example
+ * fingerprintOf({ error_type: 'javascript_error', error_message: 'Item 42 not found' }) ==
+ *   fingerprintOf({ error_type: 'javascript_error', error_message: 'Item 7 not found' })
+ */
+export const fingerprintOf = (report: Pick<NewErrorReport, 'error_type' | 'error_name' | 'error_message' | 'stack' | 'source_url'>) => {
+  const message = report.error_message
+    .replace(/\b[0-9a-f]{8,}\b|\b[0-9a-f-]{36}\b/gi, '<id>')
+    .replace(/\d+/g, '<n>');
+  const frame = report.stack ? FRAME.exec(report.stack) : null;
+  const location = frame ? `${frame[1] ?? frame[2] ?? ''} ${frame[3]!.split(/[?#]/)[0]}` : (report.source_url ?? '').split(/[?#]/)[0];
+  return createHash('sha256')
+    .update([report.error_type, report.error_name ?? '', message, location].join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+};
+
+/**
+ * What a CSP summary groups by besides the directive: the blocked URI's host, or the keyword or
+ * scheme CSP reports instead of a URL (`inline`, `eval`, `data`, `blob`...).
+ */
+export const blockedHostOf = (blockedUri: string | undefined) => {
+  if (!blockedUri) return '';
+  try {
+    const url = new URL(blockedUri);
+    return url.host || url.protocol.replace(/:$/, '');
+  } catch {
+    return blockedUri.replace(/:.*$/, '').slice(0, 64);
+  }
+};
