@@ -4,6 +4,26 @@ import { apiError } from './apiError';
 /** Largest request body the collector reads (design: 413 above 64 KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** No report nests deeper; deeper JSON is refused before parsing (and before anything recursive sees it). */
+export const MAX_JSON_DEPTH = 32;
+
+/** The deepest nesting of arrays and objects in JSON text, strings skipped. One linear pass. */
+export const jsonDepth = (text: string) => {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char == 92 /* \\ */) index++;
+      else if (char == 34 /* " */) inString = false;
+    } else if (char == 34) inString = true;
+    else if (char == 91 /* [ */ || char == 123 /* { */) deepest = Math.max(deepest, ++depth);
+    else if (char == 93 /* ] */ || char == 125 /* } */) depth--;
+  }
+  return deepest;
+};
+
 /** `fetch` sends the spec's JSON type; `sendBeacon` sends a string as text/plain. */
 export const JSON_MEDIA_TYPES = ['application/json', 'text/plain'];
 
@@ -66,6 +86,9 @@ export const readJsonBody = async (
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw apiError(400, 'invalid_json', 'the body is not valid UTF-8');
+  }
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    throw apiError(400, 'invalid_json', `the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
   try {
     return JSON.parse(text);
