@@ -10,6 +10,11 @@ import { demoRoutes } from './routes/demo';
 import { errorReportRoutes } from './routes/errorReports';
 import { performanceSessionRoutes } from './routes/performanceSessions';
 import { readApiRoutes } from './routes/readApi';
+import { cspProjectRoutes } from './routes/cspProjects';
+import { serverAgentRoutes, type AgentUpdates } from './routes/serverAgents';
+import { verifyApiKeyRoutes } from './routes/verifyApiKey';
+import { wordpressRoutes } from './routes/wordpress';
+import type { Links } from './links';
 import type { Store } from './store/store';
 
 /** Options of `createCollector()`. */
@@ -17,8 +22,12 @@ export interface CollectorOptions {
   store: Store;
   /** The built IIFE served at `/beacon.js`. */
   beaconFile: string;
+  /** Where this collector is reached, for the URLs it hands out (WordPress, agents, CSP headers). */
+  links: Links;
   /** Serves the demo page at `/` for this site (`sitebeacon serve --demo`). */
-  demo?: { siteKey: string; publicUrl: () => string };
+  demo?: { siteKey: string };
+  /** Publishes signed Linux agent builds (`serve --agent-updates-dir`). */
+  agentUpdates?: AgentUpdates | undefined;
   /** Requests per second per client IP and per site; 0 turns one off. */
   rateLimits?: Partial<RateLimits>;
   /** Take the client IP from `X-Forwarded-For` (only behind a proxy you run). */
@@ -50,7 +59,9 @@ export interface RequestLogEntry {
 export const createCollector = ({
   store,
   beaconFile,
+  links,
   demo,
+  agentUpdates,
   rateLimits,
   trustProxy = false,
   logError = (error) => console.error('sitebeacon: internal error', error),
@@ -79,7 +90,11 @@ export const createCollector = ({
   cspReportRoutes(app, ingest);
   performanceSessionRoutes(app, ingest);
   readApiRoutes(app, { store });
+  verifyApiKeyRoutes(app, { store });
+  wordpressRoutes(app, { store, links });
+  cspProjectRoutes(app, { store, links });
+  serverAgentRoutes(app, { store, links, updates: agentUpdates });
   beaconScriptRoutes(app, { beaconFile });
-  if (demo) demoRoutes(app, demo);
+  if (demo) demoRoutes(app, { siteKey: demo.siteKey, publicUrl: links.appUrl });
   return app;
 };

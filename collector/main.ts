@@ -1,10 +1,14 @@
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { serve } from 'h3';
 import { createCollector } from './app';
+import { loadSigningKey } from './agents/updates';
 import { hashApiKey, newApiKey } from './http/apiKeys';
+import { ActionSchema } from './routes/wordpress';
+import * as v from 'valibot';
+import { describeIssues } from './schemas/describeIssues';
 import { createSqliteStore } from './store/sqlite';
 import type { Store } from './store/store';
 
@@ -13,12 +17,15 @@ export const USAGE = `Usage: sitebeacon <command> [options]
 Commands:
   serve [--port 8787] [--host 127.0.0.1] [--public-url URL] [--demo]
         [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--site-rate-limit N] [--trust-proxy]
-        [--log-level info|warn|error|silent]
+        [--log-level info|warn|error|silent] [--ingest-url URL]
+        [--agent-updates-dir DIR [--agent-signing-key FILE]]
                         run the collector (--demo also serves a demo page at /);
                         rate limits are requests per second per client IP (default 20) and
                         per site (default 500), 0 turns one off
   site add --origin URL [--origin URL...] [--name NAME]
                         create a site; prints its key and script tag
+  action add --site SITE_KEY --type TYPE [--payload JSON]
+                        queue an action for a WordPress site's next check-in
   key create [--site SITE_KEY] [--name NAME]
                         create an API key (for one site, or the whole installation);
                         it is printed once and stored only as a hash
@@ -26,7 +33,7 @@ Commands:
                         print stored records as NDJSON
 
 Every command takes --db FILE (default ./data/sitebeacon.db, env SITEBEACON_DB) and --json.
-Env: SITEBEACON_PORT, SITEBEACON_HOST, SITEBEACON_PUBLIC_URL, SITEBEACON_LOG_LEVEL.
+Env: SITEBEACON_PORT, SITEBEACON_HOST, SITEBEACON_PUBLIC_URL, SITEBEACON_INGEST_URL, SITEBEACON_LOG_LEVEL.
 `;
 
 /** Where the CLI writes; tests pass their own. */
@@ -106,6 +113,24 @@ const keyCreate = async (args: string[], io: CliIO) => {
   }
 };
 
+const actionAdd = async (args: string[], io: CliIO) => {
+  const values = parse(args, { site: { type: 'string' }, type: { type: 'string' }, payload: { type: 'string' } });
+  if (!values.site) throw new UsageError('action add needs --site SITE_KEY');
+  let payload: unknown;
+  try {
+    payload = values.payload === undefined ? undefined : JSON.parse(values.payload);
+  } catch {
+    throw new UsageError('--payload is not JSON');
+  }
+  const parsed = v.safeParse(ActionSchema, { type: values.type, payload });
+  if (!parsed.success) throw new UsageError(describeIssues(parsed.issues));
+  const action = await withStore(dbFile(values, io), async (store) => {
+    if (!(await store.getSite(values.site!))) throw new Error(`no site has the key "${values.site}"`);
+    return store.addAction(values.site!, parsed.output);
+  });
+  io.out(values.json ? JSON.stringify(action) : `Queued action ${action.id} (${action.type}) for site ${action.site_key}`);
+};
+
 const KINDS = ['errors', 'csp', 'performance'] as const;
 
 const exportRecords = async (args: string[], io: CliIO) => {
@@ -143,6 +168,9 @@ const serveCollector = async (args: string[], io: CliIO) => {
     'site-rate-limit': { type: 'string' },
     'trust-proxy': { type: 'boolean', default: false },
     'log-level': { type: 'string' },
+    'ingest-url': { type: 'string' },
+    'agent-updates-dir': { type: 'string' },
+    'agent-signing-key': { type: 'string' },
   });
   const port = Number(values.port ?? io.env.SITEBEACON_PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${values.port} is not a port`);
@@ -163,10 +191,18 @@ const serveCollector = async (args: string[], io: CliIO) => {
   const file = dbFile(values, io);
   const store = createSqliteStore({ file });
   let publicUrl = (values['public-url'] || io.env.SITEBEACON_PUBLIC_URL || '').replace(/\/+$/, '');
+  const ingestUrl = (values['ingest-url'] || io.env.SITEBEACON_INGEST_URL || '').replace(/\/+$/, '') || undefined;
   const app = createCollector({
     store,
     beaconFile: fileURLToPath(new URL('./beacon.min.js', import.meta.url)),
-    demo: values.demo ? { siteKey: 'demo', publicUrl: () => publicUrl } : undefined,
+    links: { appUrl: () => publicUrl, ingestUrl: () => ingestUrl },
+    demo: values.demo ? { siteKey: 'demo' } : undefined,
+    agentUpdates: values['agent-updates-dir']
+      ? {
+          dir: resolve(values['agent-updates-dir']),
+          privateKey: loadSigningKey(resolve(values['agent-signing-key'] || join(dirname(file), 'agent-signing-key.pem'))),
+        }
+      : undefined,
     rateLimits: Object.fromEntries(Object.entries(rateLimits).filter(([, limit]) => limit !== undefined)),
     trustProxy: values['trust-proxy'],
     // One JSON line per request on stderr; stdout stays for what the command prints.
@@ -237,6 +273,7 @@ export const main = async (
     if (command == 'serve') await serveCollector(rest, io);
     else if (command == 'site' && rest[0] == 'add') await siteAdd(rest.slice(1), io);
     else if (command == 'key' && rest[0] == 'create') await keyCreate(rest.slice(1), io);
+    else if (command == 'action' && rest[0] == 'add') await actionAdd(rest.slice(1), io);
     else if (command == 'export') await exportRecords(rest, io);
     else if (!command || command == 'help' || command == '--help' || command == '-h') io.out(USAGE);
     else throw new UsageError(`unknown command "${argv.join(' ')}"`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCollector, type RequestLogEntry } from './app';
 import type { RateLimits } from './http/rateLimiter';
+import type { AgentUpdates } from './routes/serverAgents';
 import { createSqliteStore } from './store/sqlite';
 
 /**
@@ -11,7 +12,13 @@ import { createSqliteStore } from './store/sqlite';
  * `app.fetch(new Request(...))`. `close()` removes the file.
  */
 export const createTestCollector = (
-  options: { demo?: boolean; rateLimits?: Partial<RateLimits>; trustProxy?: boolean } = {},
+  options: {
+    demo?: boolean;
+    rateLimits?: Partial<RateLimits>;
+    trustProxy?: boolean;
+    ingestUrl?: string;
+    agentUpdates?: AgentUpdates;
+  } = {},
 ) => {
   const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-unit-'));
   const file = join(dir, 'sitebeacon.db');
@@ -21,7 +28,9 @@ export const createTestCollector = (
   const app = createCollector({
     store,
     beaconFile: fileURLToPath(new URL('../dist/beacon.min.js', import.meta.url)),
-    demo: options.demo ? { siteKey: 'demo', publicUrl: () => 'http://127.0.0.1:8787' } : undefined,
+    links: { appUrl: () => 'http://127.0.0.1:8787', ingestUrl: () => options.ingestUrl },
+    demo: options.demo ? { siteKey: 'demo' } : undefined,
+    agentUpdates: options.agentUpdates,
     logError: (error) => errors.push(error),
     logRequest: (entry) => requestLog.push(entry),
     // Unit tests send many requests from one address: limits only where a test sets them.

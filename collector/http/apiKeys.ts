@@ -42,3 +42,15 @@ export const requireSiteAccess = (key: ApiKey, siteKey: string) => {
     throw apiError(403, 'forbidden', 'this API key belongs to another site');
   }
 };
+
+/**
+ * The checks of every `/api/v1/sites/{site_key}/...`-like request: a valid key (401), for this
+ * site or the whole installation (403), and a site that exists (404).
+ */
+export const requireSite = async (event: H3Event, store: Store, siteKey: string) => {
+  const key = await requireApiKey(event, store);
+  requireSiteAccess(key, siteKey);
+  const site = await store.getSite(siteKey);
+  if (!site) throw apiError(404, 'unknown_site', `no site has the key "${siteKey}"`);
+  return { key, site };
+};

@@ -1,7 +1,7 @@
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import * as v from 'valibot';
 import { apiError } from '../http/apiError';
-import { requireApiKey, requireSiteAccess } from '../http/apiKeys';
+import { requireSite } from '../http/apiKeys';
 import { methodNotAllowed } from '../http/methodNotAllowed';
 import { describeIssues } from '../schemas/describeIssues';
 import type { ListOptions, Store } from '../store/store';
@@ -32,13 +32,7 @@ const parseQuery = <S extends v.GenericSchema>(event: H3Event, schema: S): v.Inf
  * first; `since`, `limit`, and `cursor` = the previous page's `next_cursor`), and `/summary`.
  */
 export const readApiRoutes = (app: H3, { store }: { store: Store }) => {
-  const siteFor = async (event: H3Event) => {
-    const key = await requireApiKey(event, store);
-    const siteKey = getRouterParam(event, 'site_key')!;
-    requireSiteAccess(key, siteKey);
-    if (!(await store.getSite(siteKey))) throw apiError(404, 'unknown_site', `no site has the key "${siteKey}"`);
-    return siteKey;
-  };
+  const siteFor = async (event: H3Event) => (await requireSite(event, store, getRouterParam(event, 'site_key')!)).site.siteKey;
 
   const lists: Record<string, (siteKey: string, options: ListOptions) => Promise<Array<{ id: number }>>> = {
     'error-reports': (siteKey, options) => store.listErrorReports(siteKey, options),

@@ -120,6 +120,51 @@ const migrations: Array<string | ((db: Database) => void)> = [
       CREATE INDEX csp_reports_by_directive ON csp_reports (site_key, effective_directive, blocked_host);
       CREATE INDEX performance_metrics_by_value ON performance_metrics (site_key, name, value);`);
   },
+  // 4: the integrations: WordPress installs and their actions, CSP projects, server agents.
+  `CREATE TABLE wordpress_installs (
+     site_key TEXT PRIMARY KEY REFERENCES sites (site_key),
+     site_url TEXT NOT NULL UNIQUE,
+     name TEXT NOT NULL,
+     plugin_version TEXT,
+     wordpress_version TEXT,
+     php_version TEXT,
+     status TEXT,
+     registered_at INTEGER NOT NULL,
+     last_check_in_at INTEGER
+   );
+   CREATE TABLE site_actions (
+     id INTEGER PRIMARY KEY,
+     site_key TEXT NOT NULL REFERENCES sites (site_key),
+     type TEXT NOT NULL,
+     payload TEXT,
+     status TEXT NOT NULL,
+     message TEXT,
+     result TEXT,
+     created_at INTEGER NOT NULL,
+     completed_at INTEGER
+   );
+   CREATE INDEX site_actions_pending ON site_actions (site_key, status);
+   CREATE TABLE csp_projects (
+     id INTEGER PRIMARY KEY,
+     site_key TEXT NOT NULL REFERENCES sites (site_key),
+     name TEXT NOT NULL,
+     mode TEXT NOT NULL,
+     base_policy TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE server_agents (
+     id TEXT PRIMARY KEY,
+     token_hash TEXT NOT NULL,
+     hostname TEXT NOT NULL,
+     os TEXT NOT NULL,
+     arch TEXT NOT NULL,
+     agent_version TEXT NOT NULL,
+     site_key TEXT REFERENCES sites (site_key),
+     status TEXT,
+     registered_at INTEGER NOT NULL,
+     last_heartbeat_at INTEGER
+   );`,
 ];
 
 /** Brings `db` to the newest schema (or to `target`, for tests), one transaction per version. */

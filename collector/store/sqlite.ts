@@ -15,8 +15,12 @@ import {
   type StoredErrorReport,
   type StoredPerformanceSession,
   type ApiKey,
+  type CspProject,
   type MetricSummary,
+  type ServerAgent,
+  type SiteAction,
   type Summary,
+  type WordPressInstall,
 } from './store';
 import { blockedHostOf, fingerprintOf } from './fingerprint';
 import { migrate } from './migrations';
@@ -38,17 +42,21 @@ const toSite = (row: SiteRow): Site => ({
   createdAt: new Date(row.created_at).toISOString(),
 });
 
-const TIME_COLUMNS = new Set(['received_at', 'updated_at']);
-const JSON_COLUMNS = new Set(['extra', 'body', 'metrics']);
+const TIME_COLUMNS = new Set([
+  'received_at', 'updated_at', 'created_at', 'completed_at', 'registered_at', 'last_check_in_at', 'last_heartbeat_at',
+]);
+const JSON_COLUMNS = new Set(['extra', 'body', 'metrics', 'payload', 'result']);
+/** `status` is a JSON report in these tables, a plain word in site_actions. */
+const WITH_JSON_STATUS = new Set([...JSON_COLUMNS, 'status']);
 
 /** A row as the API shows it: times as ISO strings, JSON columns parsed, SQL NULLs dropped. */
-const toRecord = <T>(row: Row): T => {
+const toRecord = <T>(row: Row, jsonColumns = JSON_COLUMNS): T => {
   const record: Row = {};
   for (const [column, value] of Object.entries(row)) {
     if (value === null) continue;
     record[column] = TIME_COLUMNS.has(column)
       ? new Date(value as number).toISOString()
-      : JSON_COLUMNS.has(column)
+      : jsonColumns.has(column)
         ? JSON.parse(value as string)
         : value;
   }
@@ -60,7 +68,7 @@ const toRow = (columns: readonly string[], record: Row): Row => {
   const row: Row = {};
   for (const column of columns) {
     const value = record[column];
-    row[column] = value === undefined ? null : JSON_COLUMNS.has(column) ? JSON.stringify(value) : value;
+    row[column] = value === undefined ? null : typeof value == 'object' ? JSON.stringify(value) : value;
   }
   return row;
 };
@@ -280,6 +288,47 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
   const metricAtRank = db.prepare<[string, string, number, number], { value: number }>(
     `SELECT value FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? ORDER BY value LIMIT 1 OFFSET ?`,
   );
+  const WORDPRESS_COLUMNS = ['site_key', 'site_url', 'name', 'plugin_version', 'wordpress_version', 'php_version', 'registered_at'];
+  const upsertInstall = db.prepare(
+    `${insertSql('wordpress_installs', WORDPRESS_COLUMNS)}
+     ON CONFLICT (site_key) DO UPDATE SET site_url = excluded.site_url, name = excluded.name,
+       plugin_version = excluded.plugin_version, wordpress_version = excluded.wordpress_version, php_version = excluded.php_version`,
+  );
+  const selectInstall = db.prepare<[string], Row>('SELECT * FROM wordpress_installs WHERE site_key = ?');
+  const selectInstallByUrl = db.prepare<[string], Row>('SELECT * FROM wordpress_installs WHERE site_url = ?');
+  const updateCheckIn = db.prepare(
+    `UPDATE wordpress_installs SET last_check_in_at = @at, status = @status,
+       plugin_version = coalesce(@plugin_version, plugin_version), wordpress_version = coalesce(@wordpress_version, wordpress_version),
+       php_version = coalesce(@php_version, php_version)
+     WHERE site_key = @site_key`,
+  );
+  const insertAction = db.prepare(insertSql('site_actions', ['site_key', 'type', 'payload', 'status', 'created_at']));
+  const selectAction = db.prepare<[number], Row>('SELECT * FROM site_actions WHERE id = ?');
+  const selectPending = db.prepare<[string], Row>(`SELECT * FROM site_actions WHERE site_key = ? AND status = 'pending' ORDER BY id`);
+  const updateAction = db.prepare(
+    `UPDATE site_actions SET status = @status, message = @message, result = @result, completed_at = @completed_at WHERE id = @id`,
+  );
+  const insertProject = db.prepare(insertSql('csp_projects', ['site_key', 'name', 'mode', 'base_policy', 'created_at', 'updated_at']));
+  const selectProject = db.prepare<[number], Row>('SELECT * FROM csp_projects WHERE id = ?');
+  const selectProjects = db.prepare<[string | null, string | null], Row>('SELECT * FROM csp_projects WHERE ? IS NULL OR site_key = ? ORDER BY id');
+  const updateProject = db.prepare(
+    `UPDATE csp_projects SET name = coalesce(@name, name), mode = coalesce(@mode, mode), base_policy = coalesce(@base_policy, base_policy),
+       updated_at = @updated_at WHERE id = @id`,
+  );
+  const deleteProject = db.prepare('DELETE FROM csp_projects WHERE id = ?');
+  const selectEvidence = db.prepare<[string], { directive: string; blocked_uri: string; document_uri: string; reports: number }>(
+    `SELECT effective_directive AS directive, blocked_uri, min(document_uri) AS document_uri, COUNT(*) AS reports
+     FROM csp_reports WHERE site_key = ? AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
+     GROUP BY effective_directive, blocked_uri ORDER BY reports DESC`,
+  );
+  const AGENT_COLUMNS = ['id', 'token_hash', 'hostname', 'os', 'arch', 'agent_version', 'site_key', 'registered_at'];
+  const insertAgent = db.prepare(insertSql('server_agents', AGENT_COLUMNS));
+  const selectAgent = db.prepare<[string], Row>('SELECT * FROM server_agents WHERE id = ?');
+  const updateHeartbeat = db.prepare(
+    `UPDATE server_agents SET last_heartbeat_at = @at, status = @status, agent_version = coalesce(@agent_version, agent_version) WHERE id = @id`,
+  );
+  const withStatus = <T>(row: Row | undefined) => (row ? toRecord<T>(row, WITH_JSON_STATUS) : undefined);
+
   const share = (part: number, whole: number) => (whole ? Math.round((part / whole) * 10_000) / 10_000 : 0);
 
   return {
@@ -350,6 +399,82 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
         csp: cspGroups.all(siteKey, sinceMs, limit),
         vitals,
       };
+    },
+    async putWordPressInstall(install) {
+      await write(() => upsertInstall.run(toRow(WORDPRESS_COLUMNS, { ...install, registered_at: Date.now() })));
+      return withStatus<WordPressInstall>(selectInstall.get(install.site_key))!;
+    },
+    async getWordPressInstall(siteKey) {
+      return withStatus<WordPressInstall>(selectInstall.get(siteKey));
+    },
+    async findWordPressInstallByUrl(siteUrl) {
+      return withStatus<WordPressInstall>(selectInstallByUrl.get(siteUrl));
+    },
+    async recordCheckIn(siteKey, input) {
+      await write(() =>
+        updateCheckIn.run({
+          site_key: siteKey,
+          at: Date.now(),
+          status: input.status ? JSON.stringify(input.status) : null,
+          plugin_version: input.plugin_version ?? null,
+          wordpress_version: input.wordpress_version ?? null,
+          php_version: input.php_version ?? null,
+        }),
+      );
+    },
+    async addAction(siteKey, { type, payload }) {
+      const result = await write(() =>
+        insertAction.run({ site_key: siteKey, type, payload: payload ? JSON.stringify(payload) : null, status: 'pending', created_at: Date.now() }),
+      );
+      return toRecord<SiteAction>(selectAction.get(Number(result.lastInsertRowid))!);
+    },
+    async pendingActions(siteKey) {
+      return selectPending.all(siteKey).map((row) => toRecord<SiteAction>(row));
+    },
+    async getAction(id) {
+      const row = selectAction.get(id);
+      return row && toRecord<SiteAction>(row);
+    },
+    async completeAction(id, { status, message, result }) {
+      await write(() =>
+        updateAction.run({ id, status, message: message ?? null, result: result ? JSON.stringify(result) : null, completed_at: Date.now() }),
+      );
+    },
+    async createCspProject(project) {
+      const now = Date.now();
+      const result = await write(() => insertProject.run({ ...project, created_at: now, updated_at: now }));
+      return toRecord<CspProject>(selectProject.get(Number(result.lastInsertRowid))!);
+    },
+    async listCspProjects(siteKey) {
+      return selectProjects.all(siteKey ?? null, siteKey ?? null).map((row) => toRecord<CspProject>(row));
+    },
+    async getCspProject(id) {
+      const row = selectProject.get(id);
+      return row && toRecord<CspProject>(row);
+    },
+    async updateCspProject(id, changes) {
+      await write(() =>
+        updateProject.run({ id, name: changes.name ?? null, mode: changes.mode ?? null, base_policy: changes.base_policy ?? null, updated_at: Date.now() }),
+      );
+      return toRecord<CspProject>(selectProject.get(id)!);
+    },
+    async deleteCspProject(id) {
+      await write(() => deleteProject.run(id));
+    },
+    async cspEvidence(siteKey) {
+      return selectEvidence.all(siteKey);
+    },
+    async addServerAgent(agent) {
+      await write(() => insertAgent.run(toRow(AGENT_COLUMNS, { ...agent, registered_at: Date.now() })));
+      return withStatus<ServerAgent>(selectAgent.get(agent.id))!;
+    },
+    async getServerAgent(id) {
+      return withStatus<ServerAgent>(selectAgent.get(id));
+    },
+    async recordHeartbeat(id, { agent_version, status }) {
+      await write(() =>
+        updateHeartbeat.run({ id, at: Date.now(), status: status ? JSON.stringify(status) : null, agent_version: agent_version ?? null }),
+      );
     },
     async close() {
       // What is queued is committed before the file is closed.

@@ -135,6 +135,57 @@ export interface Summary {
   vitals: Record<string, MetricSummary>;
 }
 
+/** A WordPress install, one per site URL. */
+export interface WordPressInstall {
+  site_key: string;
+  site_url: string;
+  name: string;
+  plugin_version?: string;
+  wordpress_version?: string;
+  php_version?: string;
+  status?: Record<string, unknown>;
+  registered_at: string;
+  last_check_in_at?: string;
+}
+
+/** Something a site's plugin is asked to do at its next check-in. */
+export interface SiteAction {
+  id: number;
+  site_key: string;
+  type: string;
+  payload?: Record<string, unknown>;
+  status: 'pending' | 'succeeded' | 'failed';
+  message?: string;
+  result?: Record<string, unknown>;
+  created_at: string;
+  completed_at?: string;
+}
+
+/** A CSP project: the policy a site works towards, in report-only or enforce mode. */
+export interface CspProject {
+  id: number;
+  site_key: string;
+  name: string;
+  mode: 'report-only' | 'enforce';
+  base_policy: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A Linux server agent. Its token is stored as a hash. */
+export interface ServerAgent {
+  id: string;
+  token_hash: string;
+  hostname: string;
+  os: string;
+  arch: string;
+  agent_version: string;
+  site_key?: string;
+  status?: Record<string, unknown>;
+  registered_at: string;
+  last_heartbeat_at?: string;
+}
+
 /** What the collector knows of the request a report came in. */
 export interface ReceiveContext {
   receivedAt: number;
@@ -171,5 +222,24 @@ export interface Store {
   findApiKey(keyHash: string): Promise<ApiKey | undefined>;
   /** Errors by fingerprint, CSP violations by directive and blocked host, p75 and ratings per metric. */
   summarize(siteKey: string, options?: { since?: string | undefined; limit?: number | undefined }): Promise<Summary>;
+  /** Registers a WordPress install, or updates the one with the same site URL (idempotent). */
+  putWordPressInstall(input: Omit<WordPressInstall, 'registered_at' | 'last_check_in_at' | 'status'>): Promise<WordPressInstall>;
+  getWordPressInstall(siteKey: string): Promise<WordPressInstall | undefined>;
+  findWordPressInstallByUrl(siteUrl: string): Promise<WordPressInstall | undefined>;
+  recordCheckIn(siteKey: string, input: Pick<WordPressInstall, 'plugin_version' | 'wordpress_version' | 'php_version' | 'status'>): Promise<void>;
+  addAction(siteKey: string, input: { type: string; payload?: Record<string, unknown> | undefined }): Promise<SiteAction>;
+  pendingActions(siteKey: string): Promise<SiteAction[]>;
+  getAction(id: number): Promise<SiteAction | undefined>;
+  completeAction(id: number, input: { status: 'succeeded' | 'failed'; message?: string | undefined; result?: Record<string, unknown> | undefined }): Promise<void>;
+  createCspProject(input: Pick<CspProject, 'site_key' | 'name' | 'mode' | 'base_policy'>): Promise<CspProject>;
+  listCspProjects(siteKey?: string): Promise<CspProject[]>;
+  getCspProject(id: number): Promise<CspProject | undefined>;
+  updateCspProject(id: number, changes: Partial<Pick<CspProject, 'name' | 'mode' | 'base_policy'>>): Promise<CspProject>;
+  deleteCspProject(id: number): Promise<void>;
+  /** Every stored CSP violation's directive and blocked URI, with how often, for the policy suggestion. */
+  cspEvidence(siteKey: string): Promise<Array<{ directive: string; blocked_uri: string; document_uri: string; reports: number }>>;
+  addServerAgent(input: Omit<ServerAgent, 'registered_at' | 'last_heartbeat_at' | 'status'>): Promise<ServerAgent>;
+  getServerAgent(id: string): Promise<ServerAgent | undefined>;
+  recordHeartbeat(id: string, input: { agent_version?: string | undefined; status?: Record<string, unknown> | undefined }): Promise<void>;
   close(): Promise<void>;
 }

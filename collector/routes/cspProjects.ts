@@ -1,0 +1,92 @@
+import { getRouterParam, type H3, type H3Event } from 'h3';
+import * as v from 'valibot';
+import { suggestPolicy, parsePolicy, serializePolicy } from '../csp/suggestPolicy';
+import { apiError } from '../http/apiError';
+import { requireApiKey, requireSite, requireSiteAccess } from '../http/apiKeys';
+import { methodNotAllowed } from '../http/methodNotAllowed';
+import { readRequest } from '../http/readRequest';
+import { resolveLinks, type Links } from '../links';
+import type { Store } from '../store/store';
+
+const policy = v.pipe(
+  v.string(),
+  v.maxLength(8192),
+  v.regex(/^[^\r\n]*$/, 'a policy is one line'),
+  v.check((text) => parsePolicy(text).length > 0, 'a policy needs at least one directive'),
+);
+const mode = v.picklist(['report-only', 'enforce']);
+const name = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
+const CreateSchema = v.object({ site_key: v.string(), name, mode: v.optional(mode, 'report-only'), base_policy: policy });
+const UpdateSchema = v.pipe(
+  v.object({ name: v.optional(name), mode: v.optional(mode), base_policy: v.optional(policy) }),
+  v.check((changes) => Object.keys(changes).length > 0, 'nothing to change: send name, mode or base_policy'),
+);
+
+/** The name of the endpoint group in `report-to` and `Reporting-Endpoints`. */
+const REPORTING_GROUP = 'sitebeacon';
+
+/**
+ * CSP projects (`/api/v1/csp-projects/…`): create, list, read, update, delete; the policy the
+ * stored violations call for (`suggested-policy`); and the headers to deploy (`header`).
+ */
+export const cspProjectRoutes = (app: H3, { store, links }: { store: Store; links: Links }) => {
+  /** The project, if this key may see it: 404 `unknown_project`, or 403 for another site's key. */
+  const projectFor = async (event: H3Event) => {
+    const key = await requireApiKey(event, store);
+    const id = Number(getRouterParam(event, 'id'));
+    const project = Number.isSafeInteger(id) ? await store.getCspProject(id) : undefined;
+    if (!project) throw apiError(404, 'unknown_project', `no CSP project has the id "${getRouterParam(event, 'id')}"`);
+    requireSiteAccess(key, project.site_key);
+    return project;
+  };
+
+  app.post('/api/v1/csp-projects', async (event) => {
+    const body = await readRequest(event, CreateSchema);
+    await requireSite(event, store, body.site_key);
+    event.res.status = 201;
+    return store.createCspProject(body);
+  });
+  app.get('/api/v1/csp-projects', async (event) => {
+    const key = await requireApiKey(event, store);
+    const siteKey = key.siteKey ?? event.url.searchParams.get('site_key') ?? undefined;
+    return { data: await store.listCspProjects(siteKey) };
+  });
+  app.get('/api/v1/csp-projects/:id', (event) => projectFor(event));
+  app.patch('/api/v1/csp-projects/:id', async (event) => {
+    const project = await projectFor(event);
+    return store.updateCspProject(project.id, await readRequest(event, UpdateSchema));
+  });
+  app.delete('/api/v1/csp-projects/:id', async (event) => {
+    const project = await projectFor(event);
+    await store.deleteCspProject(project.id);
+    event.res.status = 204;
+    return null;
+  });
+
+  app.get('/api/v1/csp-projects/:id/suggested-policy', async (event) => {
+    const project = await projectFor(event);
+    return { project_id: project.id, base_policy: project.base_policy, ...suggestPolicy(project.base_policy, await store.cspEvidence(project.site_key)) };
+  });
+
+  app.get('/api/v1/csp-projects/:id/header', async (event) => {
+    const project = await projectFor(event);
+    const which = event.url.searchParams.get('policy') ?? 'base';
+    if (which != 'base' && which != 'suggested') throw apiError(400, 'bad_request', 'policy is base or suggested');
+    const chosen = which == 'suggested' ? suggestPolicy(project.base_policy, await store.cspEvidence(project.site_key)).policy : project.base_policy;
+    const endpoint = `${resolveLinks(links).apiBase}/csp-reports/${project.site_key}`;
+    // Reports go to this collector: report-uri for browsers without the Reporting API, report-to
+    // for the rest (Chromium then sends only to report-to).
+    const directives = parsePolicy(chosen).filter(({ directive }) => directive != 'report-uri' && directive != 'report-to');
+    directives.push({ directive: 'report-uri', sources: [endpoint] }, { directive: 'report-to', sources: [REPORTING_GROUP] });
+    return {
+      name: project.mode == 'enforce' ? 'Content-Security-Policy' : 'Content-Security-Policy-Report-Only',
+      value: serializePolicy(directives),
+      reporting_endpoints: { name: 'Reporting-Endpoints', value: `${REPORTING_GROUP}="${endpoint}"` },
+    };
+  });
+
+  methodNotAllowed(app, '/api/v1/csp-projects', ['GET', 'POST']);
+  methodNotAllowed(app, '/api/v1/csp-projects/:id', ['GET', 'PATCH', 'DELETE']);
+  methodNotAllowed(app, '/api/v1/csp-projects/:id/suggested-policy', ['GET']);
+  methodNotAllowed(app, '/api/v1/csp-projects/:id/header', ['GET']);
+};
