@@ -80,7 +80,7 @@ export const wordpressRoutes = (app: H3, { store, links }: { store: Store; links
   /** The site a check-in or result is for: the key's own site, or `site_key` in the body for an installation key. */
   const siteOf = async (event: H3Event, bodySiteKey: string | undefined) => {
     const key = await requireApiKey(event, store);
-    const siteKey = key.siteKey ?? bodySiteKey;
+    const siteKey = bodySiteKey ?? key.siteKey;
     if (!siteKey) throw apiError(400, 'invalid_request', 'site_key is required with an installation-wide API key');
     requireSiteAccess(key, siteKey);
     if (!(await store.getWordPressInstall(siteKey))) {
