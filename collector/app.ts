@@ -11,6 +11,7 @@ import { errorReportRoutes } from './routes/errorReports';
 import { performanceSessionRoutes } from './routes/performanceSessions';
 import { readApiRoutes } from './routes/readApi';
 import { cspProjectRoutes } from './routes/cspProjects';
+import { openApiRoutes } from './routes/openapi';
 import { serverAgentRoutes, type AgentUpdates } from './routes/serverAgents';
 import { verifyApiKeyRoutes } from './routes/verifyApiKey';
 import { wordpressRoutes } from './routes/wordpress';
@@ -94,6 +95,7 @@ export const createCollector = ({
   wordpressRoutes(app, { store, links });
   cspProjectRoutes(app, { store, links });
   serverAgentRoutes(app, { store, links, updates: agentUpdates });
+  openApiRoutes(app, { links });
   beaconScriptRoutes(app, { beaconFile });
   if (demo) demoRoutes(app, { siteKey: demo.siteKey, publicUrl: links.appUrl });
   return app;

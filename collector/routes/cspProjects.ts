@@ -16,8 +16,8 @@ const policy = v.pipe(
 );
 const mode = v.picklist(['report-only', 'enforce']);
 const name = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
-const CreateSchema = v.object({ site_key: v.string(), name, mode: v.optional(mode, 'report-only'), base_policy: policy });
-const UpdateSchema = v.pipe(
+export const CspProjectCreateSchema = v.object({ site_key: v.string(), name, mode: v.optional(mode, 'report-only'), base_policy: policy });
+export const CspProjectUpdateSchema = v.pipe(
   v.object({ name: v.optional(name), mode: v.optional(mode), base_policy: v.optional(policy) }),
   v.check((changes) => Object.keys(changes).length > 0, 'nothing to change: send name, mode or base_policy'),
 );
@@ -41,7 +41,7 @@ export const cspProjectRoutes = (app: H3, { store, links }: { store: Store; link
   };
 
   app.post('/api/v1/csp-projects', async (event) => {
-    const body = await readRequest(event, CreateSchema);
+    const body = await readRequest(event, CspProjectCreateSchema);
     await requireSite(event, store, body.site_key);
     event.res.status = 201;
     return store.createCspProject(body);
@@ -54,7 +54,7 @@ export const cspProjectRoutes = (app: H3, { store, links }: { store: Store; link
   app.get('/api/v1/csp-projects/:id', (event) => projectFor(event));
   app.patch('/api/v1/csp-projects/:id', async (event) => {
     const project = await projectFor(event);
-    return store.updateCspProject(project.id, await readRequest(event, UpdateSchema));
+    return store.updateCspProject(project.id, await readRequest(event, CspProjectUpdateSchema));
   });
   app.delete('/api/v1/csp-projects/:id', async (event) => {
     const project = await projectFor(event);

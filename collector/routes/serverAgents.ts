@@ -22,14 +22,14 @@ export interface AgentUpdates {
 }
 
 const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
-const RegisterSchema = v.object({
+export const AgentRegisterSchema = v.object({
   hostname: text(253),
   os: text(64),
   arch: text(32),
   agent_version: text(32),
   site_key: v.optional(v.string()),
 });
-const HeartbeatSchema = v.object({
+export const HeartbeatSchema = v.object({
   agent_version: optionalBounded(32),
   status: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.check((value) => JSON.stringify(value).length <= 8192, 'at most 8 KiB of JSON'))),
 });
@@ -68,7 +68,7 @@ export const serverAgentRoutes = (app: H3, { store, links, updates }: { store: S
 
   app.post('/api/v1/server-agents/register', async (event) => {
     const key = await requireApiKey(event, store);
-    const body = await readRequest(event, RegisterSchema);
+    const body = await readRequest(event, AgentRegisterSchema);
     const siteKey = key.siteKey ?? body.site_key;
     if (body.site_key && key.siteKey && body.site_key != key.siteKey) throw apiError(403, 'forbidden', 'this API key belongs to another site');
     if (siteKey && !(await store.getSite(siteKey))) throw apiError(404, 'unknown_site', `no site has the key "${siteKey}"`);

@@ -22,21 +22,21 @@ const siteUrl = v.pipe(
 );
 const object = v.optional(v.pipe(v.record(v.string(), v.unknown()), v.check((value) => JSON.stringify(value).length <= 8192, 'at most 8 KiB of JSON')));
 
-const RegisterSchema = v.object({
+export const WordPressRegisterSchema = v.object({
   site_url: siteUrl,
   site_name: optionalBounded(200),
   plugin_version: version,
   wordpress_version: version,
   php_version: version,
 });
-const CheckInSchema = v.object({
+export const CheckInSchema = v.object({
   site_key: v.optional(v.string()),
   plugin_version: version,
   wordpress_version: version,
   php_version: version,
   status: object,
 });
-const ActionResultsSchema = v.object({
+export const ActionResultsSchema = v.object({
   site_key: v.optional(v.string()),
   results: v.pipe(
     v.array(
@@ -91,7 +91,7 @@ export const wordpressRoutes = (app: H3, { store, links }: { store: Store; links
 
   app.post('/api/v1/wordpress/register', async (event) => {
     const key = await requireApiKey(event, store);
-    const body = await readRequest(event, RegisterSchema);
+    const body = await readRequest(event, WordPressRegisterSchema);
     const url = normalizeSiteUrl(body.site_url);
     const existing = await store.findWordPressInstallByUrl(url);
     if (existing) requireSiteAccess(key, existing.site_key);

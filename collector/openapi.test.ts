@@ -1,0 +1,32 @@
+import { afterAll, expect, test } from 'vitest';
+import { createTestCollector } from './testCollector';
+
+const collector = createTestCollector();
+afterAll(() => collector.close());
+
+/** Every operation the app registered: method and path in OpenAPI's form. The 405 catch-alls have no method. */
+const registeredOperations = () =>
+  (collector.app as unknown as { '~routes': Array<{ route?: string; method?: string }> })['~routes']
+    .filter((route) => route.method && route.route)
+    .map((route) => `${route.method!.toLowerCase()} ${route.route!.replace(/:(\w+)/g, '{$1}')}`)
+    .sort();
+
+test('GET /api/openapi.json is an OpenAPI 3.1 document that names exactly the registered operations', async () => {
+  const response = await collector.request('/api/openapi.json');
+  expect(response.status).toBe(200);
+  const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+  expect(document.openapi).toBe('3.1.0');
+  const documented = Object.entries(document.paths)
+    .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`))
+    .sort();
+  expect(documented).toEqual(registeredOperations());
+});
+
+test('request bodies come from the validating schemas', async () => {
+  const document = (await (await collector.request('/api/openapi.json')).json()) as any;
+  const register = document.paths['/api/v1/wordpress/register'].post.requestBody.content['application/json'].schema;
+  expect(register.required).toEqual(['site_url']);
+  expect(Object.keys(register.properties)).toEqual(['site_url', 'site_name', 'plugin_version', 'wordpress_version', 'php_version']);
+  const errors = document.paths['/api/error-reports/{site_key}'].post.requestBody.content['text/plain'].schema;
+  expect(errors.oneOf[0].required).toEqual(['error_type', 'error_message']);
+});
