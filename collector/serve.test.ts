@@ -103,3 +103,27 @@ test('SIGTERM lets a request in flight finish and commit, then exits 0', async (
   expect(await collector.stop()).toBe(0);
   expect(storedMessages()).toEqual(['in flight at shutdown']);
 });
+
+test('the WordPress flow over HTTP, with the action queued by the CLI', async () => {
+  const collector = await start(['--public-url', 'https://app.example', '--ingest-url', 'https://in.example']);
+  const apiKey = (JSON.parse(runCli(db, 'key', 'create', '--json')) as { api_key: string }).api_key;
+  const call = async (path: string, body: object) => {
+    const response = await fetch(`${collector.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  const registered = await call('/api/v1/wordpress/register', { site_url: 'https://wp.example', plugin_version: '1.3.3' });
+  expect(registered.status).toBe(201);
+  expect(registered.body).toMatchObject({ api_base: 'https://in.example/api', app_url: 'https://app.example', features: { connectivity_check: true } });
+  const siteKey = registered.body.site_key as string;
+
+  const queued = JSON.parse(runCli(db, 'action', 'add', '--site', siteKey, '--type', 'update_snippet', '--payload', '{"version":2}', '--json')) as { id: number };
+  const checkIn = await call('/api/v1/wordpress/check-in', { site_key: siteKey, plugin_version: '1.3.3' });
+  expect(checkIn.body.actions).toEqual([{ id: queued.id, type: 'update_snippet', payload: { version: 2 }, created_at: expect.any(String) }]);
+  expect((await call('/api/v1/wordpress/action-results', { site_key: siteKey, results: [{ action_id: queued.id, status: 'failed', message: 'read-only filesystem' }] })).status).toBe(200);
+  expect((await call('/api/v1/wordpress/check-in', { site_key: siteKey })).body.actions).toEqual([]);
+  expect((await call('/api/v1/wordpress/action-results', { site_key: siteKey, results: [{ action_id: queued.id + 1000, status: 'succeeded' }] })).status).toBe(404);
+});
