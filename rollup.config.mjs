@@ -53,9 +53,15 @@ export default [
     plugins: [defineAppUrl(), beaconTypescript(true), minify(true)],
   },
   {
-    // The collector and its CLI, for Node.
-    input: 'collector/cli.ts',
-    output: { file: 'dist/cli.js', format: 'es', banner: '#!/usr/bin/env node' },
+    // The collector, its CLI and its library entry, for Node.
+    input: { cli: 'collector/cli.ts', collector: 'collector/index.ts' },
+    output: {
+      dir: 'dist',
+      format: 'es',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      banner: (chunk) => (chunk.name == 'cli' ? '#!/usr/bin/env node' : ''),
+    },
     external: [
       ...builtinModules,
       ...builtinModules.map((name) => `node:${name}`),

@@ -1,0 +1,105 @@
+// Ingest throughput (issue 6, parts 1 and 2): autocannon against the bare node:http ceiling and
+// against `sitebeacon serve` on a fresh SQLite file (rate limits off: all load comes from one
+// loopback address), side by side in one run. Loopback only, fixed durations.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
+const CEILING = new URL('./ceiling.mjs', import.meta.url).pathname;
+
+/** Starts a server process and resolves with its URL and a stop function. */
+const start = (args) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ url: match[1], stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))) });
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+
+/** A realistic ~600-byte error report. */
+export const errorReport = (i = 0) => ({
+  error_type: 'javascript_error',
+  error_message: `Cannot read properties of undefined (reading 'price') #${i % 50}`,
+  error_name: 'TypeError',
+  stack:
+    "TypeError: Cannot read properties of undefined (reading 'price')\n    at renderCart (https://shop.example/assets/app.3f2a9c.js:1:48213)\n    at HTMLButtonElement.onClick (https://shop.example/assets/app.3f2a9c.js:1:50110)\n    at https://shop.example/assets/vendor.91ab.js:2:1200",
+  source_url: 'https://shop.example/assets/app.3f2a9c.js',
+  line: 1,
+  column: 48213,
+  page_url: 'https://shop.example/cart?step=2',
+  timestamp: 1795000000000,
+  session_id: 'lq3k9x-7f2a9c1b7e',
+});
+
+/** A Reporting API batch of CSP violations, as Chromium sends it. */
+const cspBatch = (size) =>
+  Array.from({ length: size }, (_, i) => ({
+    age: 10,
+    type: 'csp-violation',
+    url: 'https://shop.example/cart?step=2',
+    user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36',
+    body: {
+      blockedURL: `https://cdn${i % 7}.example.net/pixel.gif`,
+      columnNumber: 108,
+      disposition: 'enforce',
+      documentURL: 'https://shop.example/cart?step=2',
+      effectiveDirective: 'img-src',
+      lineNumber: 1,
+      originalPolicy: "default-src 'self'; img-src 'self'; report-to g",
+      referrer: '',
+      sample: '',
+      sourceFile: 'https://shop.example/cart',
+      statusCode: 200,
+    },
+  }));
+
+const scenarios = [
+  { name: 'error report, single', path: '/api/error-reports', type: 'application/json', body: JSON.stringify(errorReport()), reportsPerRequest: 1 },
+  { name: 'error reports, batch of 50', path: '/api/error-reports', type: 'application/json', body: JSON.stringify(Array.from({ length: 50 }, (_, i) => errorReport(i))), reportsPerRequest: 50 },
+  { name: 'CSP, Reporting API array of 1', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(1)), reportsPerRequest: 1 },
+  { name: 'CSP, Reporting API array of 50', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(50)), reportsPerRequest: 50 },
+];
+
+const load = (url, scenario, duration) =>
+  new Promise((resolve, reject) =>
+    autocannon(
+      { url: url + scenario.path, connections: 50, duration, method: 'POST', headers: { 'content-type': scenario.type }, body: scenario.body },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
+  );
+
+export const ingestBench = async ({ duration = 5 } = {}) => {
+  const rows = [];
+  for (const scenario of scenarios) {
+    const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-bench-'));
+    const ceiling = await start([CEILING]);
+    const collector = await start([CLI, 'serve', '--port', '0', '--db', join(dir, 'bench.db'), '--rate-limit', '0', '--site-rate-limit', '0', '--log-level', 'silent']);
+    try {
+      const measured = {};
+      for (const [target, server] of [['ceiling', ceiling], ['sitebeacon', collector]]) {
+        const result = await load(server.url, scenario, duration);
+        measured[target] = {
+          requestsPerSecond: result.requests.average,
+          reportsPerSecond: result.requests.average * scenario.reportsPerRequest,
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          non2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+        };
+      }
+      rows.push({ scenario: scenario.name, ...measured, ratio: measured.sitebeacon.requestsPerSecond / measured.ceiling.requestsPerSecond });
+    } finally {
+      await ceiling.stop();
+      await collector.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+};
