@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import { apiError } from './apiError';
 
@@ -30,11 +31,38 @@ export const JSON_MEDIA_TYPES = ['application/json', 'text/plain'];
 const mediaTypeOf = (event: H3Event) =>
   (event.req.headers.get('content-type') || '').split(';')[0]!.trim().toLowerCase();
 
+/** Reads a Node request's body straight from the socket, stopping at `limit` bytes. */
+const readNodeBody = (request: IncomingMessage, limit: number, tooLarge: () => Error) =>
+  new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (finish: () => void) => {
+      request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      finish();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.pause();
+        return done(() => reject(tooLarge()));
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => done(() => resolve(chunks.length == 1 ? chunks[0]! : Buffer.concat(chunks)));
+    const onError = (error: Error) => done(() => reject(error));
+    const onClose = () => done(() => reject(new Error('the client went away')));
+    request.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
+
 const readLimited = async (event: H3Event, limit: number): Promise<Uint8Array> => {
-  const tooLarge = () => apiError(413, 'payload_too_large', `the body is larger than ${limit} bytes`);
+  // The connection is closed after a 413: the rest of an oversized body is never read.
+  const tooLarge = () => apiError(413, 'payload_too_large', `the body is larger than ${limit} bytes`, { connection: 'close' });
   const declared = Number(event.req.headers.get('content-length'));
   // Decided before reading a byte when the client says how much it sends...
   if (declared > limit) throw tooLarge();
+  // Under Node (srvx), straight from the socket: a web stream costs more than the rest of the request.
+  const nodeRequest = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+  if (nodeRequest) return readNodeBody(nodeRequest, limit, tooLarge);
   const stream = event.req.body;
   if (!stream) return new Uint8Array();
   // ...and while streaming when it does not (chunked bodies).

@@ -146,6 +146,48 @@ describe('read API', () => {
     }
   });
 
+  test('with since in the middle of a day, the summary counts exactly the reports received since', async () => {
+    const hour = 3_600_000;
+    const start = Date.parse('2026-03-01T00:00:00Z');
+    for (let i = 0; i < 72; i++) {
+      const receivedAt = start + i * hour;
+      await collector.store.insertErrorReports(
+        shop,
+        [{ error_type: 'js', error_message: `kind ${i % 3}`, count: 1 + (i % 2) }],
+        { receivedAt },
+      );
+      await collector.store.insertCspReports(
+        shop,
+        [{ report_type: 'csp-violation', document_uri: 'https://shop.example/', effective_directive: 'img-src', blocked_uri: `https://cdn${i % 2}.example/x` }],
+        { receivedAt },
+      );
+    }
+    for (const since of ['2026-03-01T00:00:00Z', '2026-03-02T13:30:00Z', '2026-03-03T23:00:00Z', '2026-03-09T00:00:00Z']) {
+      const summary = (await (await get(`/api/v1/sites/${shop}/summary?since=${since}`, shopKey)).json()) as Summary;
+      const reports = await collector.store.listErrorReports(shop, { since, limit: 1000 });
+      const expected = new Map<string, { reports: number; count: number }>();
+      for (const report of reports) {
+        const group = expected.get(report.error_message) ?? { reports: 0, count: 0 };
+        group.reports += 1;
+        group.count += report.count ?? 1;
+        expected.set(report.error_message, group);
+      }
+      expect(Object.fromEntries(summary.errors.map((group) => [group.error_message.replace(/\d+/, '<n>'), { reports: group.reports, count: group.count }]))).toEqual(
+        Object.fromEntries(
+          [...expected].reduce((merged, [message, group]) => {
+            // Messages differing only in a number are one fingerprint.
+            const key = message.replace(/\d+/, '<n>');
+            const sum = merged.get(key) ?? { reports: 0, count: 0 };
+            merged.set(key, { reports: sum.reports + group.reports, count: sum.count + group.count });
+            return merged;
+          }, new Map<string, { reports: number; count: number }>()),
+        ),
+      );
+      const csp = await collector.store.listCspReports(shop, { since, limit: 1000 });
+      expect(summary.csp.reduce((total, group) => total + group.reports, 0)).toBe(csp.length);
+    }
+  });
+
   test('a site with no data has an empty summary', async () => {
     const summary = (await (await get(`/api/v1/sites/${blog}/summary`, installationKey)).json()) as Summary;
     expect(summary.errors).toEqual([]);

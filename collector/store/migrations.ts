@@ -165,6 +165,38 @@ const migrations: Array<string | ((db: Database) => void)> = [
      registered_at INTEGER NOT NULL,
      last_heartbeat_at INTEGER
    );`,
+  // 5: per-day aggregates for the summary, kept at insert: it reads thousands of rows, not millions.
+  `CREATE TABLE error_groups (
+     site_key TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     day INTEGER NOT NULL,
+     reports INTEGER NOT NULL,
+     count INTEGER NOT NULL,
+     first_seen INTEGER NOT NULL,
+     last_seen INTEGER NOT NULL,
+     error_type TEXT NOT NULL,
+     error_name TEXT,
+     error_message TEXT NOT NULL,
+     PRIMARY KEY (site_key, fingerprint, day)
+   ) WITHOUT ROWID;
+   INSERT INTO error_groups
+     SELECT site_key, fingerprint, received_at / 86400000, COUNT(*), SUM(coalesce(count, 1)), MIN(received_at), MAX(received_at),
+       error_type, error_name, error_message
+     FROM error_reports GROUP BY site_key, fingerprint, received_at / 86400000;
+   CREATE TABLE csp_groups (
+     site_key TEXT NOT NULL,
+     directive TEXT NOT NULL,
+     blocked_host TEXT NOT NULL,
+     day INTEGER NOT NULL,
+     reports INTEGER NOT NULL,
+     PRIMARY KEY (site_key, directive, blocked_host, day)
+   ) WITHOUT ROWID;
+   INSERT INTO csp_groups
+     SELECT site_key, effective_directive, coalesce(blocked_host, ''), received_at / 86400000, COUNT(*)
+     FROM csp_reports WHERE report_type = 'csp-violation' AND effective_directive IS NOT NULL
+     GROUP BY site_key, effective_directive, coalesce(blocked_host, ''), received_at / 86400000;
+   DROP INDEX performance_metrics_by_value;
+   CREATE INDEX performance_metrics_by_value ON performance_metrics (site_key, name, value, updated_at);`,
 ];
 
 /** Brings `db` to the newest schema (or to `target`, for tests), one transaction per version. */

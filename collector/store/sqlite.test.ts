@@ -94,6 +94,8 @@ test('a database written by an older schema (version 2) opens, and its rows get 
     expect((await store.listCspReports('default'))[0]!.blocked_host).toBe('cdn.example');
     const summary = await store.summarize('default');
     expect(summary.vitals.LCP).toMatchObject({ samples: 1, p75: 1800, good: 1 });
+    expect(summary.errors).toMatchObject([{ error_message: 'Item 4 lost', reports: 1, count: 1 }]);
+    expect(summary.csp).toEqual([]);
     await store.close();
   })();
 });

@@ -1,0 +1,75 @@
+// The read path (issue 6, part 3): `GET /api/v1/sites/{site_key}/summary` for one site over
+// 1,000,000 stored error reports (plus CSP reports and sessions), seeded through the store, not
+// over HTTP. Median of 20 calls, through the app in-process.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hashApiKeyForBench } from './apiKey.mjs';
+import { createCollector, createSqliteStore } from '../dist/collector.js';
+
+export const summaryBench = async ({ reports = 1_000_000, calls = 20 } = {}) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-summary-'));
+  const store = createSqliteStore({ file: join(dir, 'bench.db') });
+  try {
+    const site = await store.addSite({ name: 'Bench', allowedOrigins: ['https://shop.example'] });
+    const started = performance.now();
+    const day = 86_400_000;
+    const now = Date.now();
+    const batch = 10_000;
+    for (let offset = 0; offset < reports; offset += batch) {
+      const rows = Array.from({ length: Math.min(batch, reports - offset) }, (_, i) => {
+        const n = offset + i;
+        return {
+          error_type: n % 10 == 0 ? 'resource_error' : 'javascript_error',
+          error_name: 'TypeError',
+          error_message: `Cannot read properties of undefined (reading 'field${n % 200}')`,
+          stack: `TypeError: x\n    at handler${n % 200} (https://shop.example/app.js:1:${n % 5000})`,
+          page_url: 'https://shop.example/cart',
+          count: 1 + (n % 3),
+        };
+      });
+      // Spread over 30 days, so `since` has something to cut.
+      await store.insertErrorReports(site.siteKey, rows, { receivedAt: now - Math.floor(((reports - offset) / reports) * 30 * day) });
+    }
+    const cspRows = Array.from({ length: 50_000 }, (_, n) => ({
+      report_type: 'csp-violation',
+      document_uri: 'https://shop.example/',
+      effective_directive: ['img-src', 'script-src-elem', 'connect-src'][n % 3],
+      violated_directive: 'img-src',
+      blocked_uri: `https://cdn${n % 40}.example/x`,
+    }));
+    await store.insertCspReports(site.siteKey, cspRows, { receivedAt: now });
+    for (let n = 0; n < 20_000; n += 1) {
+      const metrics = { LCP: { value: 800 + (n % 4000) }, INP: { value: 40 + (n % 600) }, CLS: { value: (n % 40) / 100 }, FCP: { value: 500 + (n % 2500) }, TTFB: { value: 100 + (n % 1500) } };
+      store.upsertPerformanceSession(site.siteKey, { session_id: `s${n}`, metrics }, { receivedAt: now });
+    }
+    await store.upsertPerformanceSession(site.siteKey, { session_id: 'last', metrics: { LCP: { value: 1 } } }, { receivedAt: now });
+    const seedSeconds = (performance.now() - started) / 1000;
+
+    const key = 'sbk_bench_' + Math.random().toString(36).slice(2);
+    await store.createApiKey({ keyHash: hashApiKeyForBench(key), name: 'bench', siteKey: site.siteKey });
+    const app = createCollector({ store, beaconFile: '/dev/null', links: { appUrl: () => 'http://127.0.0.1' }, rateLimits: { perIp: 0, perSite: 0 } });
+    const timeCall = async (query) => {
+      const samples = [];
+      for (let i = 0; i < calls; i++) {
+        const t0 = performance.now();
+        const response = await app.fetch(new Request(`http://127.0.0.1/api/v1/sites/${site.siteKey}/summary${query}`, { headers: { authorization: `Bearer ${key}` } }));
+        if (response.status != 200) throw new Error(`summary answered ${response.status}`);
+        await response.json();
+        samples.push(performance.now() - t0);
+      }
+      samples.sort((a, b) => a - b);
+      return samples[Math.floor(samples.length / 2)];
+    };
+    return {
+      reports,
+      seedSeconds,
+      medianMs: await timeCall(''),
+      medianMsSince7Days: await timeCall(`?since=${new Date(now - 7 * day).toISOString()}`),
+      calls,
+    };
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
