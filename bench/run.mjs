@@ -1,18 +1,52 @@
-// `npm run bench`: prints a table of the measured figures and writes them to bench/results/.
-// Loopback only; every part is bounded in time. (Ingest and read-path parts come with issue 6.)
+// `npm run bench`: every measured figure of issues 3 and 6 in one table, written as JSON to
+// bench/results/. Loopback only; every part is bounded in time.
+//   BENCH_DURATION=5     seconds of load per ingest measurement
+//   BENCH_REPORTS=1000000  reports seeded for the /summary measurement
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beaconBench } from './beacon.mjs';
+import { ingestBench } from './ingest.mjs';
+import { summaryBench } from './summary.mjs';
 
-const results = { date: new Date().toISOString(), node: process.version, beacon: await beaconBench() };
+const duration = Number(process.env.BENCH_DURATION || 5);
+const reports = Number(process.env.BENCH_REPORTS || 1_000_000);
+const round = (value, digits = 0) => Number(value.toFixed(digits));
 
-const { size, webVitalsSize, start, loads } = results.beacon;
-const ms = (value) => Number(value.toFixed(3));
+console.log(`ingest: ${duration} s per measurement, 50 connections; summary over ${reports} reports; beacon start in Chromium`);
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  ingest: await ingestBench({ duration }),
+  summary: await summaryBench({ reports }),
+  beacon: await beaconBench(),
+};
+
+console.log('\nIngest: bare node:http (the ceiling) against sitebeacon serve, side by side');
+console.table(
+  Object.fromEntries(
+    results.ingest.map((row) => [
+      row.scenario,
+      {
+        'ceiling req/s': round(row.ceiling.requestsPerSecond),
+        'sitebeacon req/s': round(row.sitebeacon.requestsPerSecond),
+        'ratio (goal 0.6)': round(row.ratio, 2),
+        'sitebeacon reports/s': round(row.sitebeacon.reportsPerSecond),
+        'p50 ms': row.sitebeacon.p50Ms,
+        'p99 ms (goal < 25)': row.sitebeacon.p99Ms,
+        'ceiling p99 ms': row.ceiling.p99Ms,
+        'non-2xx': row.sitebeacon.non2xx + row.sitebeacon.errors,
+      },
+    ]),
+  ),
+);
+const { summary, beacon } = results;
+const ms = (value) => round(value, 3);
+console.log('\nRead path, beacon');
 console.table({
-  'beacon.min.js raw (B)': { value: size.raw, 'web-vitals IIFE': webVitalsSize.raw },
-  'beacon.min.js gzip -9 (B)': { value: size.gzip, goal: 4608, 'web-vitals IIFE': webVitalsSize.gzip },
-  'beacon.min.js brotli 11 (B)': { value: size.brotli, goal: 4096, 'web-vitals IIFE': webVitalsSize.brotli },
-  [`start, cold renderer (ms, median of ${loads})`]: { value: ms(start.beacon.coldMs), goal: 1, 'web-vitals IIFE': ms(start['web-vitals'].coldMs), 'empty script': ms(start.empty.coldMs) },
-  [`start, warm reload (ms, median of ${loads})`]: { value: ms(start.beacon.warmMs), goal: 1, 'web-vitals IIFE': ms(start['web-vitals'].warmMs), 'empty script': ms(start.empty.warmMs) },
+  [`/summary over ${summary.reports} reports, median of ${summary.calls} (ms, goal < 250)`]: { value: ms(summary.medianMs) },
+  ['/summary?since=7 days ago (ms)']: { value: ms(summary.medianMsSince7Days) },
+  ['beacon.min.js raw / gzip -9 / brotli 11 (B)']: { value: `${beacon.size.raw} / ${beacon.size.gzip} / ${beacon.size.brotli}` },
+  [`beacon start, main thread, cold renderer (ms, median of ${beacon.loads}, goal < 1)`]: { value: ms(beacon.start.beacon.coldMs), 'web-vitals IIFE alone': ms(beacon.start['web-vitals'].coldMs) },
+  [`beacon start, main thread, warm reload (ms, goal < 1)`]: { value: ms(beacon.start.beacon.warmMs), 'web-vitals IIFE alone': ms(beacon.start['web-vitals'].warmMs) },
 });
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });

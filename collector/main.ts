@@ -221,7 +221,9 @@ const serveCollector = async (args: string[], io: CliIO) => {
     tls,
     // HTTPS as HTTP/1.1: srvx would serve HTTP/2, whose sessions a browser keeps open and Node's
     // server.close() then waits on for ever; HTTP/1.1 connections close when idle (see shutdown).
-    node: { http2: false },
+    // A client gets 10 s to send its headers and its whole request: slow or stalled clients
+    // (slowloris) are cut off instead of holding connections (Node's defaults are 60 s and 300 s).
+    node: { http2: false, headersTimeout: 10_000, requestTimeout: 10_000 },
   });
   await server.ready();
   const address = server.node?.server?.address() as AddressInfo;
