@@ -223,7 +223,8 @@ const serveCollector = async (args: string[], io: CliIO) => {
     // server.close() then waits on for ever; HTTP/1.1 connections close when idle (see shutdown).
     // A client gets 10 s to send its headers and its whole request: slow or stalled clients
     // (slowloris) are cut off instead of holding connections (Node's defaults are 60 s and 300 s).
-    node: { http2: false, headersTimeout: 10_000, requestTimeout: 10_000 },
+    // Node checks those timeouts every connectionsCheckingInterval (30 s by default): every second here.
+    node: { http2: false, headersTimeout: 10_000, requestTimeout: 10_000, connectionsCheckingInterval: 1_000 },
   });
   await server.ready();
   const address = server.node?.server?.address() as AddressInfo;

@@ -49,8 +49,10 @@ const readNodeBody = (request: IncomingMessage, limit: number, tooLarge: () => E
       chunks.push(chunk);
     };
     const onEnd = () => done(() => resolve(chunks.length == 1 ? chunks[0]! : Buffer.concat(chunks)));
-    const onError = (error: Error) => done(() => reject(error));
-    const onClose = () => done(() => reject(new Error('the client went away')));
+    // The client hung up or timed out mid-body: nobody will read the answer, and it is no bug of ours.
+    const gone = () => apiError(400, 'bad_request', 'the connection closed before the body ended');
+    const onError = () => done(() => reject(gone()));
+    const onClose = () => done(() => reject(gone()));
     request.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
   });
 
