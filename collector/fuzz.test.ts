@@ -3,7 +3,6 @@
 // acknowledged. Fixed seed and bounded runs in CI; `npm run fuzz` runs longer (FUZZ_RUNS).
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { hashApiKey, newApiKey } from './http/apiKeys';
 import { createTestCollector } from './testCollector';
 
 const RUNS = Number(process.env.FUZZ_RUNS || 150);
@@ -17,8 +16,7 @@ let apiKey: string;
 beforeAll(async () => {
   collector = createTestCollector();
   siteKey = (await collector.store.addSite({ allowedOrigins: [shop] })).siteKey;
-  apiKey = newApiKey();
-  await collector.store.createApiKey({ keyHash: hashApiKey(apiKey), name: 'fuzz' });
+  apiKey = await collector.apiKey();
 });
 afterAll(() => collector.close());
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCollector, type RequestLogEntry } from './app';
+import { hashApiKey, newApiKey } from './http/apiKeys';
 import type { RateLimits } from './http/rateLimiter';
 import type { AgentUpdates } from './routes/serverAgents';
 import { createSqliteStore } from './store/sqlite';
@@ -48,6 +49,12 @@ export const createTestCollector = (
     /** The structured request log. */
     requestLog,
     request,
+    /** Creates an API key for one site, or the whole installation; returns the key itself. */
+    apiKey: async (siteKey?: string) => {
+      const key = newApiKey();
+      await store.createApiKey({ keyHash: hashApiKey(key), name: 'test', siteKey });
+      return key;
+    },
     /** POSTs `body` (serialised unless a string) with the given Content-Type and headers. */
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
       request(path, {

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { verifyManifest, type UpdateManifest } from '../agents/updates';
-import { hashApiKey, newApiKey } from '../http/apiKeys';
 import { createTestCollector } from '../testCollector';
 
 let collector: ReturnType<typeof createTestCollector>;
@@ -15,11 +14,7 @@ let blog: string;
 let shopKey: string;
 let blogKey: string;
 
-const makeKey = async (siteKey?: string) => {
-  const key = newApiKey();
-  await collector.store.createApiKey({ keyHash: hashApiKey(key), name: 'test', siteKey });
-  return key;
-};
+const makeKey = (siteKey?: string) => collector.apiKey(siteKey);
 const call = (method: string, path: string, key: string | undefined, body?: unknown) =>
   collector.request(path, {
     method,

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { hashApiKey, newApiKey } from '../http/apiKeys';
 import type { Summary } from '../store/store';
 import { VITALS_THRESHOLDS } from '../store/vitalsThresholds';
 import { createTestCollector } from '../testCollector';
@@ -11,11 +10,7 @@ describe('read API', () => {
   let installationKey: string;
   let shopKey: string;
 
-  const makeKey = async (siteKey?: string) => {
-    const key = newApiKey();
-    await collector.store.createApiKey({ keyHash: hashApiKey(key), name: 'test', siteKey });
-    return key;
-  };
+  const makeKey = (siteKey?: string) => collector.apiKey(siteKey);
   const get = (path: string, key?: string, header: 'authorization' | 'x-api-key' = 'authorization') =>
     collector.request(path, { headers: key ? { [header]: header == 'authorization' ? `Bearer ${key}` : key } : {} });
 
