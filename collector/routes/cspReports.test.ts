@@ -138,3 +138,29 @@ describe('CSP reports', () => {
     expect(await collector.store.listCspReports('default')).toMatchObject([{ blocked_uri: 'https://b.example/i.png' }]);
   });
 });
+
+describe('every accepted shape under every accepted Content-Type', () => {
+  let collector: ReturnType<typeof createTestCollector>;
+  let siteKey: string;
+  beforeEach(async () => {
+    collector = createTestCollector();
+    siteKey = (await collector.store.addSite({ allowedOrigins: [pageOrigin] })).siteKey;
+  });
+  afterEach(() => collector.close());
+
+  const shapes = {
+    'CSP2 {"csp-report"}': { 'csp-report': { 'document-uri': 'https://shop.example/', 'effective-directive': 'img-src', 'blocked-uri': 'https://a.example/x.png' } },
+    'Reporting API array': [{ type: 'csp-violation', age: 3, url: 'https://shop.example/', user_agent: 'UA', body: { documentURL: 'https://shop.example/', effectiveDirective: 'img-src', blockedURL: 'https://a.example/x.png' } }],
+    "Safari's {type, url, body}": { type: 'csp-violation', url: 'https://shop.example/', body: { documentURL: 'https://shop.example/', effectiveDirective: 'img-src', blockedURL: 'https://a.example/x.png' } },
+  };
+  const types = ['application/csp-report', 'application/reports+json', 'application/json', 'text/plain;charset=UTF-8'];
+  const cases = Object.entries(shapes).flatMap(([shape, body]) => types.map((type) => [shape, type, body] as const));
+
+  test.each(cases)('%s as %s is stored', async (_shape, type, body) => {
+    const response = await collector.post(`/api/csp-reports/${siteKey}`, body, { 'content-type': type, origin: pageOrigin });
+    expect(response.status).toBe(202);
+    expect(await collector.store.listCspReports(siteKey)).toMatchObject([
+      { report_type: 'csp-violation', document_uri: 'https://shop.example/', effective_directive: 'img-src', blocked_uri: 'https://a.example/x.png' },
+    ]);
+  });
+});

@@ -59,6 +59,18 @@ describe('error reports', () => {
     expect((await stored()).map((record) => record.error_message)).toEqual(['x is not defined', 'second']);
   });
 
+  test.each([
+    ['one report', 'application/json'],
+    ['one report', 'text/plain;charset=UTF-8'],
+    ['an array', 'application/json'],
+    ['an array', 'text/plain;charset=UTF-8'],
+  ])('%s as %s is stored', async (shape, type) => {
+    const body = shape == 'an array' ? [report, report] : report;
+    const response = await collector.post(`/api/error-reports/${siteKey}`, body, { 'content-type': type, origin: shop });
+    expect(response.status).toBe(202);
+    expect(await stored()).toHaveLength(shape == 'an array' ? 2 : 1);
+  });
+
   test('unknown fields are kept in extra; prototype keys are harmless', async () => {
     const body = `{"error_type":"js","error_message":"m","release":"1.2.3","__proto__":{"polluted":true}}`;
     expect((await collector.post(`/api/error-reports/${siteKey}`, body)).status).toBe(202);
