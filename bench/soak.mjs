@@ -139,7 +139,8 @@ const ok =
   storedCsp == stats.acknowledgedCsp &&
   stats.failures.length == 0 &&
   stats.slowClosedWithinMs.length == stats.slowClients &&
-  // Bounded: after warm-up, memory does not keep growing (the last sample within 1.5x of the warm minimum).
-  (warm.length < 2 || result.rssMb.last <= result.rssMb.min * 1.5);
+  // Bounded: after warm-up, memory grows by no more than SQLite's page cache (64 MiB, filling as
+  // the file grows: collector/store/sqlite.ts) plus 32 MiB of slack.
+  (warm.length < 2 || result.rssMb.max <= result.rssMb.min + 64 + 32);
 console.log(ok ? 'soak: all checks passed' : 'soak: FAILED');
 process.exit(ok ? 0 : 1);
