@@ -24,7 +24,7 @@ test('a report-to violation arrives by preflight then application/reports+json, 
   const collector = await spawnCollector({ db, args: ['--tls-cert', cert, '--tls-key', key] });
   const collectorOrigin = `https://localhost:${collector.port}`;
   let siteKey = '';
-  const server = createServer({ cert: readFileSync(cert), key: readFileSync(key) }, (req, res) => {
+  const server = createServer({ cert: readFileSync(cert), key: readFileSync(key) }, (_req, res) => {
     res.writeHead(200, {
       'content-type': 'text/html',
       'content-security-policy': `default-src 'self'; img-src 'self'; report-to sitebeacon`,

@@ -5,7 +5,7 @@ import { requireApiKey, requireSite, requireSiteAccess } from '../http/apiKeys';
 import { methodNotAllowed } from '../http/methodNotAllowed';
 import { readRequest } from '../http/readRequest';
 import { resolveLinks, type Links } from '../links';
-import { bounded, optionalBounded } from '../schemas/fields';
+import { optionalBounded } from '../schemas/fields';
 import type { Store } from '../store/store';
 
 /** The plugin checks in this often (seconds) unless told otherwise. */
