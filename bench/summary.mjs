@@ -4,8 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashApiKeyForBench } from './apiKey.mjs';
-import { createCollector, createSqliteStore } from '../dist/collector.js';
+import { createCollector, createSqliteStore, hashApiKey } from '../dist/collector.js';
 
 export const summaryBench = async ({ reports = 1_000_000, calls = 20 } = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-summary-'));
@@ -47,7 +46,7 @@ export const summaryBench = async ({ reports = 1_000_000, calls = 20 } = {}) => 
     const seedSeconds = (performance.now() - started) / 1000;
 
     const key = 'sbk_bench_' + Math.random().toString(36).slice(2);
-    await store.createApiKey({ keyHash: hashApiKeyForBench(key), name: 'bench', siteKey: site.siteKey });
+    await store.createApiKey({ keyHash: hashApiKey(key), name: 'bench', siteKey: site.siteKey });
     const app = createCollector({ store, beaconFile: '/dev/null', links: { appUrl: () => 'http://127.0.0.1' }, rateLimits: { perIp: 0, perSite: 0 } });
     const timeCall = async (query) => {
       const samples = [];

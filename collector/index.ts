@@ -3,4 +3,5 @@
 export { createCollector } from './app';
 export type { CollectorOptions, RequestLogEntry } from './app';
 export { createSqliteStore } from './store/sqlite';
+export { hashApiKey } from './http/apiKeys';
 export type { Store } from './store/store';

@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { runCli, selfSignedCertificate, spawnCollector, type CollectorProcess } from './spawnCollector';
+import { exportRecords, runCli, selfSignedCertificate, spawnCollector, type CollectorProcess } from './spawnCollector';
 
 let dir: string;
 let db: string;
@@ -24,11 +24,7 @@ const start = async (args: string[] = []) => {
   running.push(collector);
   return collector;
 };
-const storedMessages = () =>
-  runCli(db, 'export', '--site', 'default', '--kind', 'errors')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => (JSON.parse(line) as { error_message: string }).error_message);
+const storedMessages = () => exportRecords(db, 'default', 'errors').map((record) => record.error_message as string);
 
 test('--tls-cert and --tls-key serve HTTPS that verifies against the certificate', async () => {
   const { cert, key } = selfSignedCertificate(dir);

@@ -48,6 +48,17 @@ export const spawnCollector = ({ db, args = [] }: { db: string; args?: string[] 
 /** Runs one CLI command synchronously against `db`; returns its stdout. */
 export const runCli = (db: string, ...args: string[]) => execFileSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8' });
 
+/** The records of NDJSON text, as `sitebeacon export` prints them. */
+export const parseNdjson = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, any>);
+
+/** `sitebeacon export --site SITE_KEY --kind KIND` against `db`: what the collector stored. */
+export const exportRecords = (db: string, siteKey: string, kind: 'errors' | 'csp' | 'performance') =>
+  parseNdjson(runCli(db, 'export', '--site', siteKey, '--kind', kind));
+
 /** A self-signed certificate for localhost and 127.0.0.1 (openssl), valid for one day. */
 export const selfSignedCertificate = (dir: string) => {
   const cert = join(dir, 'cert.pem');

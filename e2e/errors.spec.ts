@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, spawnCollector } from '../collector/spawnCollector';
+import { exportRecords, spawnCollector } from '../collector/spawnCollector';
 import { beaconTag, expect, test } from './fixtures';
 
 test('a thrown error travels from a page on another origin into the collector store, once', async ({
@@ -65,11 +65,7 @@ test('the demo page of `serve --demo` reports its button error into the demo sit
     await page.goto(`${demo.url}/`);
     await page.waitForFunction(() => 'sitebeacon' in window);
     await page.click('#throw');
-    const exported = () =>
-      runCli(db, 'export', '--site', 'demo', '--kind', 'errors')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const exported = () => exportRecords(db, 'demo', 'errors');
     await expect.poll(exported, { timeout: 10_000 }).toHaveLength(1);
     expect(exported()[0]).toMatchObject({ error_message: 'demo: the cart is empty', error_name: 'TypeError' });
   } finally {

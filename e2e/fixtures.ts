@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { test as base } from '@playwright/test';
-import { CLI, spawnCollector } from '../collector/spawnCollector';
+import { CLI, parseNdjson, spawnCollector } from '../collector/spawnCollector';
 
 const run = promisify(execFile);
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
@@ -51,11 +51,7 @@ export const test = base.extend<{ collector: Collector; pages: PageServer }>({
         return (JSON.parse(stdout) as { site_key: string }).site_key;
       },
       async exported(siteKey, kind) {
-        const { stdout } = await cli('export', '--site', siteKey, '--kind', kind);
-        return stdout
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => JSON.parse(line) as Record<string, unknown>);
+        return parseNdjson((await cli('export', '--site', siteKey, '--kind', kind)).stdout);
       },
     });
     await stop();

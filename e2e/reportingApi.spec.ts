@@ -6,7 +6,7 @@ import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runCli, selfSignedCertificate, spawnCollector } from '../collector/spawnCollector';
+import { exportRecords, runCli, selfSignedCertificate, spawnCollector } from '../collector/spawnCollector';
 import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
 
 test.use({
@@ -37,11 +37,7 @@ test('a report-to violation arrives by preflight then application/reports+json, 
   try {
     siteKey = (JSON.parse(runCli(db, 'site', 'add', '--origin', pageOrigin, '--json')) as { site_key: string }).site_key;
     await page.goto(`${pageOrigin}/cart?step=2#top`);
-    const stored = () =>
-      runCli(db, 'export', '--site', siteKey, '--kind', 'csp')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const stored = () => exportRecords(db, siteKey, 'csp');
     await expect.poll(stored, { timeout: 20_000 }).toHaveLength(1);
     expect(stored()[0]).toMatchObject({
       report_type: 'csp-violation',

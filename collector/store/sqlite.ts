@@ -63,15 +63,12 @@ const toRecord = <T>(row: Row, jsonColumns = JSON_COLUMNS): T => {
   return record as T;
 };
 
-/** The inverse of `toRecord` for one insert: every column bound, absent values as NULL. */
-const toRow = (columns: readonly string[], record: Row): Row => {
-  const row: Row = {};
-  for (const column of columns) {
-    const value = record[column];
-    row[column] = value === undefined ? null : typeof value == 'object' ? JSON.stringify(value) : value;
-  }
-  return row;
-};
+/** The inverse of `toRecord` for one value: absent as NULL, objects as JSON. */
+const toColumnValue = (value: unknown) => (value === undefined ? null : typeof value == 'object' ? JSON.stringify(value) : value);
+
+/** A record as named parameters of one insert: every column bound. */
+const toRow = (columns: readonly string[], record: Row): Row =>
+  Object.fromEntries(columns.map((column) => [column, toColumnValue(record[column])]));
 
 const ERROR_COLUMNS = [
   'site_key', 'received_at', 'user_agent', 'error_type', 'error_message', 'error_name', 'stack', 'source_url',
@@ -96,12 +93,8 @@ const insertSql = (table: string, columns: readonly string[]) =>
 const positionalInsertSql = (table: string, columns: readonly string[]) =>
   `INSERT INTO ${table} (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 
-/** `toRow` as an array in column order. */
-const toValues = (columns: readonly string[], record: Row): unknown[] =>
-  columns.map((column) => {
-    const value = record[column];
-    return value === undefined ? null : typeof value == 'object' ? JSON.stringify(value) : value;
-  });
+/** A record as positional parameters, in column order. */
+const toValues = (columns: readonly string[], record: Row): unknown[] => columns.map((column) => toColumnValue(record[column]));
 
 /**
  * Public site keys: 24 hex characters (96 random bits), unguessable so one site cannot write into
