@@ -1,0 +1,267 @@
+// The cross-browser cases (issue 12), the same in every browser: the beacon's error, unhandled
+// rejection, CSP violation and vitals at page hide, and the browser's own CSP reports
+// (`report-uri`, `report-to`). Each asserts what the collector STORED (`sitebeacon export`), and
+// records what it measured for the support table (supportTable.mjs).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { BrowserDriver, BrowserName } from './driver';
+import { startWorld, type StoredRecord, type World } from './harness';
+import { pollStored, until } from './poll';
+import { PER_BROWSER } from './supportTable.mjs';
+
+export type CaseId = 'error' | 'rejection' | 'csp' | 'vitals' | 'report-uri' | 'report-to';
+
+export interface Expectations {
+  /** The Web Vitals this browser yields, in METRICS order. */
+  metrics: string[];
+  /** Cases that fail today because of a known collector bug of issue 12, with the bug. */
+  knownBugs?: Partial<Record<CaseId, string>>;
+}
+
+/** web-vitals' metrics, in the order the table lists them. */
+const METRICS = ['TTFB', 'FCP', 'LCP', 'INP', 'CLS'];
+
+/** The fixtures' page (collector/fixtures/README.md): an image, `eval`, an inserted script, all blocked. */
+const NATIVE_POLICY = "default-src 'self'; img-src 'self'; script-src 'self' 'unsafe-inline'";
+const NATIVE_PAGE = `<!doctype html><html lang="en"><title>cart</title><h1>Cart</h1>
+<img src="https://cdn.example.net/x.png" alt="">
+<script>
+  try { eval('1'); } catch (error) {}
+  const script = document.createElement('script');
+  script.src = 'https://ads.example.org/a.js';
+  document.body.append(script);
+</script></html>`;
+const NATIVE_VIOLATIONS = [
+  ['img-src', 'https://cdn.example.net/x.png'],
+  ['script-src', 'eval'],
+  ['script-src-elem', 'https://ads.example.org/a.js'],
+];
+
+/**
+ * In the page: resolves with the types among `types` (a layout shift, an interaction) for which
+ * the browser has recorded an entry, at once for a type it does not support, after 10 s at most,
+ * and once web-vitals has handled them. The test waits on that rather than sleeping.
+ */
+const entriesRecorded = (types: string[]) => `
+  const wanted = ${JSON.stringify(types)}.filter((type) => PerformanceObserver.supportedEntryTypes.includes(type));
+  const recorded = [];
+  const all = Promise.all(wanted.map((type) => new Promise((resolve) => {
+    new PerformanceObserver((list, observer) => {
+      // For 'event', the slow click's entry (its handler runs 120 ms), not an earlier quick one.
+      if (list.getEntries().some((entry) => type != 'event' || entry.duration >= 100)) { observer.disconnect(); recorded.push(type); resolve(); }
+    }).observe({ type, buffered: true, ...(type == 'event' ? { durationThreshold: 16 } : {}) });
+  })));
+  await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 10000))]);
+  // web-vitals handles event entries in an idle callback queued by its observer, which was
+  // notified before ours: one idle callback of ours comes after it. Headless Chromium starts no
+  // idle period after an input until a frame is asked for, hence the requestAnimationFrame.
+  await new Promise((resolve) => {
+    requestAnimationFrame(() => (self.requestIdleCallback || setTimeout)(resolve));
+    setTimeout(resolve, 5000);
+  });
+  return recorded;`;
+
+/**
+ * Defines the suite for one browser: one browser session and one collector for all its cases, a
+ * fresh site per case. Known collector bugs (issue 12) mark their case `test.fails`.
+ *
+ * @example
+ * describeBrowser('firefox', () => launchPuppeteer('firefox'), { metrics: ['TTFB', 'FCP', 'LCP', 'INP'] });
+ */
+export const describeBrowser = (name: BrowserName, launch: () => Promise<BrowserDriver>, expected: Expectations) => {
+  describe(name, () => {
+    let world: World;
+    let browser: BrowserDriver;
+    const outcomes: Partial<Record<CaseId, { captured: boolean; detail?: string }>> = {};
+
+    beforeAll(async () => {
+      world = await startWorld();
+      browser = await launch();
+    });
+    afterAll(async () => {
+      // Every process is stopped whatever failed; then what was measured is written.
+      await browser?.close();
+      await world?.close();
+      if (browser && Object.keys(outcomes).length) {
+        mkdirSync(PER_BROWSER, { recursive: true });
+        const result = { browser: name, version: browser.version, user_agent: browser.userAgent, cases: outcomes };
+        writeFileSync(join(PER_BROWSER, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+      }
+    });
+
+    /** A case, `test.fails` while a known collector bug breaks it. */
+    const caseTest = (id: CaseId, title: string, body: () => Promise<void>) => {
+      const bug = expected.knownBugs?.[id];
+      (bug ? test.fails : test)(bug ? `${title} [fails today: ${bug}]` : title, body);
+    };
+
+    /** Runs the assertions; records "captured" when they hold, else what was measured instead. */
+    const verdict = (id: CaseId, assertions: () => void, measured: () => string, detail?: string) => {
+      try {
+        assertions();
+        outcomes[id] = { captured: true, detail };
+      } catch (error) {
+        outcomes[id] = { captured: false, detail: measured() };
+        throw error;
+      }
+    };
+
+    /** What the collector answered the browser's own reports, when it refused some: measured, for the table. */
+    const refusals = (siteKey: string) => {
+      const refused = world.requestsFor(siteKey).filter((entry) => entry.method == 'POST' && entry.status >= 400);
+      const statuses = [...new Set(refused.map((entry) => entry.status))];
+      return refused.length ? `; the collector answered ${statuses.join(', ')} to ${refused.length} of the browser's reports` : '';
+    };
+
+    /** The beacon e2e tests' page (e2e/pages/playground.js), on the page origin, with a policy allowing the collector. */
+    const openShop = async (id: CaseId) => {
+      const siteKey = await world.addSite();
+      const collector = world.collectorOrigin;
+      // A path per case: going to the very URL the tab shows, fragment included, would only scroll.
+      world.route(
+        `/shop/${id}`,
+        `<!doctype html><html lang="en"><title>shop</title>
+         <script src="${collector}/beacon.js" data-site-key="${siteKey}" data-ingest-origin="${collector}" async></script>
+         <h1>Shop</h1><p>The largest paragraph on this page, for LCP: it has enough text to be the largest contentful element.</p>
+         <button id="throw">throw</button><button id="reject">reject</button><button id="blocked-image">blocked image</button>
+         <button id="shift">shift</button><button id="slow">slow</button>
+         <script src="/playground.js" defer></script></html>`,
+        { 'content-security-policy': `default-src 'self'; script-src 'self' ${collector}; connect-src ${collector}; img-src 'self'` },
+      );
+      world.route('/left', '<!doctype html><title>left</title><p>The shop page was left.</p>');
+      await browser.goto(`${world.pageOrigin}/shop/${id}?ref=mail#top`);
+      await until(() => browser.evaluate<boolean>("return 'sitebeacon' in window"), 'the beacon to start');
+      // Stored page URLs keep the query and drop the fragment.
+      return { siteKey, pageUrl: `${world.pageOrigin}/shop/${id}?ref=mail` };
+    };
+
+    caseTest('error', 'a thrown error is stored once, with its message, type and stack', async () => {
+      const { siteKey, pageUrl } = await openShop('error');
+      await browser.click('#throw');
+      await pollStored(() => world.stored(siteKey, 'errors'), (records) => records.length >= 1);
+      const records = await world.exported(siteKey, 'errors');
+      verdict(
+        'error',
+        () => {
+          expect(records).toHaveLength(1);
+          expect(records[0]).toMatchObject({
+            error_type: 'javascript_error',
+            error_message: 'cart is empty',
+            error_name: 'TypeError',
+            page_url: pageUrl,
+            user_agent: browser.userAgent,
+          });
+          expect(records[0]!.stack).toContain('checkout');
+        },
+        () => `${records.length} error reports stored`,
+      );
+    });
+
+    caseTest('rejection', 'an unhandled rejection is stored once, its reason described as JSON', async () => {
+      const { siteKey, pageUrl } = await openShop('rejection');
+      await browser.click('#reject');
+      await pollStored(() => world.stored(siteKey, 'errors'), (records) => records.length >= 1);
+      const records = await world.exported(siteKey, 'errors');
+      verdict(
+        'rejection',
+        () => {
+          expect(records).toHaveLength(1);
+          expect(records[0]).toMatchObject({
+            error_type: 'unhandled_rejection',
+            error_message: '{"code":"E_PAYMENT","retryable":false}',
+            page_url: pageUrl,
+          });
+        },
+        () => `${records.length} error reports stored`,
+      );
+    });
+
+    caseTest('csp', 'a CSP violation seen by the beacon is stored once in the CSP2 shape', async () => {
+      const { siteKey, pageUrl } = await openShop('csp');
+      await browser.click('#blocked-image');
+      await pollStored(() => world.stored(siteKey, 'csp'), (records) => records.length >= 1);
+      const records = await world.exported(siteKey, 'csp');
+      verdict(
+        'csp',
+        () => {
+          expect(records).toHaveLength(1);
+          expect(records[0]).toMatchObject({
+            report_type: 'csp-violation',
+            document_uri: pageUrl,
+            effective_directive: 'img-src',
+            blocked_uri: 'https://blocked.example/pixel.gif',
+            disposition: 'enforce',
+            user_agent: browser.userAgent,
+          });
+        },
+        () => `${records.length} CSP reports stored`,
+      );
+    });
+
+    caseTest('vitals', `the performance session sent when the page is left holds ${expected.metrics.join(', ')}`, async () => {
+      const { siteKey, pageUrl } = await openShop('vitals');
+      // A late banner (a layout shift 700 ms after the click, so not excluded as input-driven),
+      // then a slow click handler (an interaction for INP).
+      await browser.click('#shift');
+      await until(() => browser.evaluate<boolean>("return document.body.textContent.includes('late banner')"), 'the late banner');
+      await browser.click('#slow');
+      await until(() => browser.evaluate<boolean>("return document.getElementById('slow').textContent == 'clicked'"), 'the slow click');
+      await browser.evaluate(entriesRecorded(['layout-shift', 'event']));
+      // Leaving the page hides it: the beacon sends its last session update with sendBeacon.
+      await browser.goto(`${world.pageOrigin}/left`);
+      await pollStored(
+        () => world.stored(siteKey, 'performance'),
+        (sessions) => sessions.length > 0 && ['FCP', 'TTFB'].every((metric) => metric in (sessions[0]!.metrics ?? {})),
+        { quiet: 2_000 },
+      );
+      const sessions = await world.exported(siteKey, 'performance');
+      const metrics = (sessions[0]?.metrics ?? {}) as Record<string, { value: number; rating: string }>;
+      const yielded = METRICS.filter((metric) => metric in metrics);
+      const missing = METRICS.filter((metric) => !(metric in metrics));
+      outcomes.vitals = { captured: yielded.length > 0, detail: `${yielded.join(', ')}${missing.length ? ` (no ${missing.join(', ')})` : ''}` };
+      expect(sessions).toHaveLength(1);
+      expect(sessions[0]).toMatchObject({ page_url: pageUrl, navigation_type: 'navigate', user_agent: browser.userAgent });
+      expect(Object.keys(metrics).sort()).toEqual([...expected.metrics].sort());
+      for (const metric of Object.values(metrics)) {
+        expect(metric.value).toBeGreaterThanOrEqual(0);
+        expect(['good', 'needs-improvement', 'poor']).toContain(metric.rating);
+      }
+      if (metrics.INP) expect(metrics.INP.value).toBeGreaterThanOrEqual(100);
+      if (metrics.CLS) expect(metrics.CLS.value).toBeGreaterThan(0);
+    });
+
+    /** The browser's own reports of the fixtures' three violations, sent to the site's CSP endpoint. */
+    const nativeCase = (id: 'report-uri' | 'report-to', title: string, headers: (endpoint: string) => Record<string, string>) =>
+      caseTest(id, title, async () => {
+        const siteKey = await world.addSite();
+        world.route(`/${id}`, NATIVE_PAGE, headers(`${world.collectorOrigin}/api/csp-reports/${siteKey}`));
+        await browser.goto(`${world.pageOrigin}/${id}?step=2#top`);
+        // Until the three arrive, or the collector has refused one of them (then no need to wait longer).
+        const refused = () => world.requestsFor(siteKey).some((entry) => entry.method == 'POST' && entry.status >= 400);
+        await pollStored(() => world.stored(siteKey, 'csp'), (records) => records.length >= NATIVE_VIOLATIONS.length || refused(), {
+          timeout: 30_000,
+        });
+        const records = await world.exported(siteKey, 'csp');
+        const found = records.map((record) => [record.effective_directive, record.blocked_uri]);
+        verdict(
+          id,
+          () => {
+            expect(found.sort()).toEqual([...NATIVE_VIOLATIONS].sort());
+            for (const record of records as StoredRecord[]) {
+              expect(record).toMatchObject({ report_type: 'csp-violation', document_uri: `${world.pageOrigin}/${id}?step=2`, user_agent: browser.userAgent });
+            }
+          },
+          () => `${records.length} of ${NATIVE_VIOLATIONS.length} violations stored${refusals(siteKey)}`,
+        );
+      });
+
+    nativeCase('report-uri', "the browser's own report-uri reports are stored, each violation once", (endpoint) => ({
+      'content-security-policy': `${NATIVE_POLICY}; report-uri ${endpoint}`,
+    }));
+    nativeCase('report-to', "the browser's own report-to reports (Reporting-Endpoints) are stored, each violation once", (endpoint) => ({
+      'content-security-policy': `${NATIVE_POLICY}; report-to sitebeacon`,
+      'reporting-endpoints': `sitebeacon="${endpoint}"`,
+    }));
+  });
+};
