@@ -107,11 +107,14 @@ export const describeBrowser = (name: BrowserName, launch: () => Promise<Browser
       }
     };
 
-    /** What the collector answered the browser's own reports, when it refused some: measured, for the table. */
+    /**
+     * What the collector answered the browser's own reports, when it refused some: measured, for
+     * the table. Not how many: a browser may retry a refused upload, and the table must be stable.
+     */
     const refusals = (siteKey: string) => {
       const refused = world.requestsFor(siteKey).filter((entry) => entry.method == 'POST' && entry.status >= 400);
-      const statuses = [...new Set(refused.map((entry) => entry.status))];
-      return refused.length ? `; the collector answered ${statuses.join(', ')} to ${refused.length} of the browser's reports` : '';
+      const statuses = [...new Set(refused.map((entry) => entry.status))].sort();
+      return refused.length ? `; the collector answered ${statuses.join(', ')} to the browser's reports` : '';
     };
 
     /** The beacon e2e tests' page (e2e/pages/playground.js), on the page origin, with a policy allowing the collector. */

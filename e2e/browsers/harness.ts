@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CLI, parseNdjson, selfSignedCertificate, spawnCollector } from '../../collector/spawnCollector';
+import { forget, stopOnExit } from './cleanup';
 
 const run = promisify(execFile);
 const PAGES = fileURLToPath(new URL('../pages/', import.meta.url));
@@ -41,6 +42,11 @@ export const startWorld = async () => {
   const cli = async (...args: string[]) => (await run(process.execPath, [CLI, ...args, '--db', db])).stdout;
   // Browsers and the suite's polling all come from 127.0.0.1: the rate limits are not under test.
   const collector = await spawnCollector({ db, args: ['--tls-cert', cert, '--tls-key', key, '--rate-limit', '0', '--site-rate-limit', '0'] });
+  stopOnExit(collector.child.pid!);
+  const stopCollector = async () => {
+    await collector.stop();
+    forget(collector.child.pid!);
+  };
   const routes = new Map<string, { body: string; headers: OutgoingHttpHeaders }>();
   const pages = createServer({ cert: ca, key: readFileSync(key) }, (req, res) => {
     const path = new URL(req.url!, 'https://x').pathname;
@@ -107,13 +113,13 @@ export const startWorld = async () => {
       close: async () => {
         pages.closeAllConnections();
         await new Promise((resolve) => pages.close(resolve));
-        await collector.stop();
+        await stopCollector();
         rmSync(dir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     pages.close();
-    await collector.stop();
+    await stopCollector();
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { Readable } from 'node:stream';
 import { findBrowser } from './browsers.mjs';
+import { forget, stopOnExit } from './cleanup';
 import type { BrowserDriver } from './driver';
 
 /** W3C WebDriver's key for an element reference (https://w3c.github.io/webdriver/#elements). */
@@ -9,18 +10,6 @@ const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 /** A loaded 2-core machine can take a while to start Xvfb, the driver and MiniBrowser. */
 const START_TIMEOUT = 60_000;
 const COMMAND_TIMEOUT = 90_000;
-
-/** Every process group this file started and has not stopped yet, killed if the runner exits first. */
-const running = new Set<number>();
-process.once('exit', () => {
-  for (const pid of running) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
-});
 
 /**
  * Starts `command` in a process group of its own, so that stopping it also stops what it starts
@@ -32,7 +21,8 @@ const startGroup = (command: string, args: string[], options: { env?: NodeJS.Pro
     env: options.env ?? process.env,
     stdio: options.extraFd ? ['ignore', 'ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
   });
-  if (child.pid) running.add(child.pid);
+  if (child.pid) stopOnExit(child.pid, { group: true });
+  let stopped = false;
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
@@ -40,7 +30,8 @@ const startGroup = (command: string, args: string[], options: { env?: NodeJS.Pro
   child.once('error', () => undefined);
   const stop = async () => {
     const pid = child.pid;
-    if (!pid || !running.has(pid)) return;
+    if (!pid || stopped) return;
+    stopped = true;
     const signal = (name: NodeJS.Signals) => {
       try {
         process.kill(-pid, name);
@@ -54,7 +45,7 @@ const startGroup = (command: string, args: string[], options: { env?: NodeJS.Pro
     clearTimeout(timer);
     // Whatever the leader left behind in its group.
     signal('SIGKILL');
-    running.delete(pid);
+    forget(pid);
   };
   return { child, exited, stop, output: () => output };
 };
