@@ -1,16 +1,17 @@
 // The cross-browser cases (issue 12), the same in every browser: the beacon's error, unhandled
-// rejection, CSP violation and vitals at page hide, and the browser's own CSP reports
-// (`report-uri`, `report-to`). Each asserts what the collector STORED (`sitebeacon export`), and
+// rejection, CSP violation and vitals at page hide, the browser's own CSP reports (`report-uri`,
+// `report-to`), and one violation reported by both the beacon and `report-uri`. Each asserts what the collector STORED (`sitebeacon export`), and
 // records what it measured for the support table (supportTable.mjs).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BrowserDriver, BrowserName } from './driver';
 import { startWorld, type StoredRecord, type World } from './harness';
+import { BOTH_PAGE, entriesRecorded, NATIVE_PAGE, NATIVE_POLICY, NATIVE_VIOLATIONS, shopPage } from './pages';
 import { pollStored, until } from './poll';
 import { PER_BROWSER } from './supportTable.mjs';
 
-export type CaseId = 'error' | 'rejection' | 'csp' | 'vitals' | 'report-uri' | 'report-to';
+export type CaseId = 'error' | 'rejection' | 'csp' | 'vitals' | 'report-uri' | 'report-to' | 'both';
 
 export interface Expectations {
   /** The Web Vitals this browser yields, in METRICS order. */
@@ -21,46 +22,6 @@ export interface Expectations {
 
 /** web-vitals' metrics, in the order the table lists them. */
 const METRICS = ['TTFB', 'FCP', 'LCP', 'INP', 'CLS'];
-
-/** The fixtures' page (collector/fixtures/README.md): an image, `eval`, an inserted script, all blocked. */
-const NATIVE_POLICY = "default-src 'self'; img-src 'self'; script-src 'self' 'unsafe-inline'";
-const NATIVE_PAGE = `<!doctype html><html lang="en"><title>cart</title><h1>Cart</h1>
-<img src="https://cdn.example.net/x.png" alt="">
-<script>
-  try { eval('1'); } catch (error) {}
-  const script = document.createElement('script');
-  script.src = 'https://ads.example.org/a.js';
-  document.body.append(script);
-</script></html>`;
-const NATIVE_VIOLATIONS = [
-  ['img-src', 'https://cdn.example.net/x.png'],
-  ['script-src', 'eval'],
-  ['script-src-elem', 'https://ads.example.org/a.js'],
-];
-
-/**
- * In the page: resolves with the types among `types` (a layout shift, an interaction) for which
- * the browser has recorded an entry, at once for a type it does not support, after 10 s at most,
- * and once web-vitals has handled them. The test waits on that rather than sleeping.
- */
-const entriesRecorded = (types: string[]) => `
-  const wanted = ${JSON.stringify(types)}.filter((type) => PerformanceObserver.supportedEntryTypes.includes(type));
-  const recorded = [];
-  const all = Promise.all(wanted.map((type) => new Promise((resolve) => {
-    new PerformanceObserver((list, observer) => {
-      // For 'event', the slow click's entry (its handler runs 120 ms), not an earlier quick one.
-      if (list.getEntries().some((entry) => type != 'event' || entry.duration >= 100)) { observer.disconnect(); recorded.push(type); resolve(); }
-    }).observe({ type, buffered: true, ...(type == 'event' ? { durationThreshold: 16 } : {}) });
-  })));
-  await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 10000))]);
-  // web-vitals handles event entries in an idle callback queued by its observer, which was
-  // notified before ours: one idle callback of ours comes after it. Headless Chromium starts no
-  // idle period after an input until a frame is asked for, hence the requestAnimationFrame.
-  await new Promise((resolve) => {
-    requestAnimationFrame(() => (self.requestIdleCallback || setTimeout)(resolve));
-    setTimeout(resolve, 5000);
-  });
-  return recorded;`;
 
 /**
  * Defines the suite for one browser: one browser session and one collector for all its cases, a
@@ -77,6 +38,8 @@ export const describeBrowser = (name: BrowserName, launch: () => Promise<Browser
 
     beforeAll(async () => {
       world = await startWorld();
+      // Where a case goes to leave its page (the page is hidden, the beacon sends what it holds).
+      world.route('/left', '<!doctype html><title>left</title><p>The page was left.</p>');
       browser = await launch();
     });
     afterAll(async () => {
@@ -122,17 +85,9 @@ export const describeBrowser = (name: BrowserName, launch: () => Promise<Browser
       const siteKey = await world.addSite();
       const collector = world.collectorOrigin;
       // A path per case: going to the very URL the tab shows, fragment included, would only scroll.
-      world.route(
-        `/shop/${id}`,
-        `<!doctype html><html lang="en"><title>shop</title>
-         <script src="${collector}/beacon.js" data-site-key="${siteKey}" data-ingest-origin="${collector}" async></script>
-         <h1>Shop</h1><p>The largest paragraph on this page, for LCP: it has enough text to be the largest contentful element.</p>
-         <button id="throw">throw</button><button id="reject">reject</button><button id="blocked-image">blocked image</button>
-         <button id="shift">shift</button><button id="slow">slow</button>
-         <script src="/playground.js" defer></script></html>`,
-        { 'content-security-policy': `default-src 'self'; script-src 'self' ${collector}; connect-src ${collector}; img-src 'self'` },
-      );
-      world.route('/left', '<!doctype html><title>left</title><p>The shop page was left.</p>');
+      world.route(`/shop/${id}`, shopPage(collector, siteKey), {
+        'content-security-policy': `default-src 'self'; script-src 'self' ${collector}; connect-src ${collector}; img-src 'self'`,
+      });
       await browser.goto(`${world.pageOrigin}/shop/${id}?ref=mail#top`);
       await until(() => browser.evaluate<boolean>("return 'sitebeacon' in window"), 'the beacon to start');
       // Stored page URLs keep the query and drop the fragment.
@@ -266,5 +221,29 @@ export const describeBrowser = (name: BrowserName, launch: () => Promise<Browser
       'content-security-policy': `${NATIVE_POLICY}; report-to sitebeacon`,
       'reporting-endpoints': `sitebeacon="${endpoint}"`,
     }));
+
+    caseTest('both', 'a violation reported by both the beacon and report-uri is stored once, and no report is refused', async () => {
+      const siteKey = await world.addSite();
+      const collector = world.collectorOrigin;
+      world.route('/both', BOTH_PAGE(collector, siteKey), {
+        'content-security-policy': `${NATIVE_POLICY.replace("'unsafe-inline'", `'unsafe-inline' ${collector}`)}; connect-src ${collector}; report-uri ${collector}/api/csp-reports/${siteKey}`,
+      });
+      await browser.goto(`${world.pageOrigin}/both?step=2#top`);
+      await pollStored(() => world.stored(siteKey, 'csp'), (records) => records.length >= NATIVE_VIOLATIONS.length, { timeout: 30_000 });
+      // Leaving the page makes the beacon send whatever it still holds: a late copy would show now.
+      await browser.goto(`${world.pageOrigin}/left`);
+      await pollStored(() => world.stored(siteKey, 'csp'), () => true);
+      const records = await world.exported(siteKey, 'csp');
+      const refused = world.requestsFor(siteKey).filter((entry) => entry.method == 'POST' && entry.status >= 400);
+      verdict(
+        'both',
+        () => {
+          expect(records.map((record) => [record.effective_directive, record.blocked_uri]).sort()).toEqual([...NATIVE_VIOLATIONS].sort());
+          // A refused report is a report lost wherever the beacon does not run.
+          expect(refused).toEqual([]);
+        },
+        () => `${records.length} reports stored for ${NATIVE_VIOLATIONS.length} violations${refusals(siteKey)}`,
+      );
+    });
   });
 };

@@ -22,6 +22,7 @@ export const ROWS = [
   ['vitals', 'Web Vitals (beacon, sent when the page is left)'],
   ['report-uri', "CSP `report-uri` (the browser's own report)"],
   ['report-to', "CSP `report-to` + `Reporting-Endpoints` (the browser's own report)"],
+  ['both', 'A violation reported by both the beacon and `report-uri`, counted once'],
 ];
 const COLUMNS = [
   ['chromium', 'Chromium'],
