@@ -60,10 +60,10 @@ export const describeBrowser = (name: BrowserName, launch: () => Promise<Browser
     };
 
     /** Runs the assertions; records "captured" when they hold, else what was measured instead. */
-    const verdict = (id: CaseId, assertions: () => void, measured: () => string, detail?: string) => {
+    const verdict = (id: CaseId, assertions: () => void, measured: () => string) => {
       try {
         assertions();
-        outcomes[id] = { captured: true, detail };
+        outcomes[id] = { captured: true };
       } catch (error) {
         outcomes[id] = { captured: false, detail: measured() };
         throw error;

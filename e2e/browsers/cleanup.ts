@@ -34,5 +34,10 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
  */
 export const stopOnExit = (pid: number, { group = false } = {}) => void started.set(pid, { group });
 
-/** The process was stopped in the normal course. */
+/**
+ * The process was stopped in the normal course: no longer ours to kill.
+ *
+ * @example
+ * forget(child.pid!);
+ */
 export const forget = (pid: number) => void started.delete(pid);

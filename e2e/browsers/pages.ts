@@ -26,13 +26,21 @@ export const NATIVE_PAGE = `<!doctype html><html lang="en"><title>cart</title><h
  * The fixtures' `beacon.json` page: the beacon loaded before the page's own script (not async, so
  * it sees the violations), and the same violations, so each is reported by the beacon and by the
  * browser itself.
+ *
+ * @example
+ * world.route('/both', BOTH_PAGE(world.collectorOrigin, siteKey), { 'content-security-policy': policy });
  */
 export const BOTH_PAGE = (collector: string, siteKey: string) =>
   `<!doctype html><html lang="en"><title>cart</title>
 <script src="${collector}/beacon.js" data-site-key="${siteKey}" data-ingest-origin="${collector}"></script>
 <h1>Cart</h1>${VIOLATING_SCRIPT}</html>`;
 
-/** The beacon e2e tests' page (e2e/pages/playground.js does what each button says), with the collector's snippet. */
+/**
+ * The beacon e2e tests' page (e2e/pages/playground.js does what each button says), with the collector's snippet.
+ *
+ * @example
+ * world.route('/shop/error', shopPage(world.collectorOrigin, siteKey), { 'content-security-policy': policy });
+ */
 export const shopPage = (collector: string, siteKey: string) => `<!doctype html><html lang="en"><title>shop</title>
 <script src="${collector}/beacon.js" data-site-key="${siteKey}" data-ingest-origin="${collector}" async></script>
 <h1>Shop</h1><p>The largest paragraph on this page, for LCP: it has enough text to be the largest contentful element.</p>
@@ -44,6 +52,9 @@ export const shopPage = (collector: string, siteKey: string) => `<!doctype html>
  * In the page: resolves with the types among `types` (a layout shift, an interaction) for which
  * the browser has recorded an entry, at once for a type it does not support, after 10 s at most,
  * and once web-vitals has handled them. The test waits on that rather than sleeping.
+ *
+ * @example
+ * await browser.evaluate<string[]>(entriesRecorded(['layout-shift', 'event'])); // ['layout-shift', 'event'] in Chromium
  */
 export const entriesRecorded = (types: string[]) => `
   const wanted = ${JSON.stringify(types)}.filter((type) => PerformanceObserver.supportedEntryTypes.includes(type));
