@@ -26,8 +26,11 @@ const startGroup = (command: string, args: string[], options: { env?: NodeJS.Pro
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.once('error', () => undefined);
+  // A child that could not start emits 'error' and no 'exit'.
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
   const stop = async () => {
     const pid = child.pid;
     if (!pid || stopped) return;
