@@ -1,5 +1,5 @@
 import { init } from './init';
-import { scriptOptions } from './lib/scriptOptions';
+import { scriptOptions } from './scriptOptions';
 
 /**
  * The IIFE entry of `beacon.js`: reads its own script tag's data- attributes and starts.

@@ -1,3 +1,4 @@
+import { byteLength } from './lib/byteLength';
 import { monitor } from './lib/monitor';
 
 /**
@@ -29,9 +30,6 @@ export interface Transport {
   /** Stops every send for good: the page's CSP blocks the collector (a retry would only be blocked again). */
   _block(): void;
 }
-
-/** UTF-8 length of a string, as the quota counts it. */
-export const byteLength = (text: string) => new TextEncoder().encode(text).length;
 
 /**
  * Creates the transport: `fetch` with `keepalive` and the spec's JSON type while the page lives;

@@ -1,4 +1,4 @@
-import { byteLength } from '../transport';
+import { byteLength } from './byteLength';
 
 /**
  * Packs reports into JSON array bodies of at most `maxCount` reports and (unless one report is

@@ -1,7 +1,7 @@
-import { csp } from '../csp';
-import { errors } from '../errors';
-import type { BeaconOptions, Capture } from '../init';
-import { vitals } from '../vitals';
+import { csp } from './csp';
+import { errors } from './errors';
+import type { BeaconOptions, Capture } from './init';
+import { vitals } from './vitals';
 
 /**
  * The options the script tag's data- attributes describe (design, "Script tag"). The endpoint
