@@ -15,7 +15,7 @@ try {
   // `window.sitebeacon` is the running beacon's handle (captureError, flush, stop) for page code.
   const globals = window as unknown as { sitebeacon?: unknown };
   // Loaded twice (a CMS that repeats the snippet): the first copy keeps watching, the second does nothing.
-  if (script?.dataset.siteKey && !globals.sitebeacon) globals.sitebeacon = init(scriptOptions(script.dataset));
+  if (script?.dataset.siteKey && !globals.sitebeacon) globals.sitebeacon = init(scriptOptions(script));
 } catch {
   // Never break the page that pasted us.
 }
