@@ -58,8 +58,10 @@ export const createTransport = (): Transport => {
       }
     };
     if (blocked || (key && newest[key] != body)) return;
-    // While the collector asked us to wait (429, 5xx, or it is unreachable), new bodies wait too.
-    if (Date.now() < pausedUntil) return void later(0);
+    // While the collector asked us to wait (429, 5xx, or it is unreachable), new bodies wait too;
+    // but not at page exit, where waiting is losing: Chromium rejects an in-flight keepalive fetch
+    // at pagehide ("Failed to fetch") although it goes on, and that must not hold back the last snapshot.
+    if (!atExit && Date.now() < pausedUntil) return void later(0);
     if (atExit && navigator.sendBeacon?.(url, body)) return;
     const size = byteLength(body);
     const counted = inflightBytes + size <= KEEPALIVE_QUOTA ? size : 0;
