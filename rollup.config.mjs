@@ -40,15 +40,23 @@ const minify = (module) =>
 
 export default [
   {
-    // The script-tag build: everything the snippet needs in one file.
+    // The script-tag build: errors, CSP, the transport and the session logic, and what loads the vitals.
     input: 'beacon/script.ts',
     output: { file: 'dist/beacon.min.js', format: 'iife', sourcemap: false },
     plugins: [defineAppUrl(), nodeResolve(), beaconTypescript(false), minify(false)],
   },
   {
+    // Its second script, web-vitals, which beacon.min.js loads at idle from beside itself
+    // (beacon/lazyVitals.ts); the one global it defines is the function to call.
+    input: 'beacon/vitalsScript.ts',
+    output: { file: 'dist/beacon.vitals.min.js', format: 'iife', name: 'sitebeaconVitals', exports: 'default', sourcemap: false },
+    plugins: [nodeResolve(), beaconTypescript(false), minify(false)],
+  },
+  {
     // The npm build: ES modules, web-vitals left as an import so bundlers drop what is unused.
-    input: 'beacon/index.ts',
-    output: { dir: 'dist', entryFileNames: 'beacon.mjs', format: 'es' },
+    // `sitebeacon/attribution` is a second entry; code both use sits in a shared chunk.
+    input: { beacon: 'beacon/index.ts', attribution: 'beacon/attribution.ts' },
+    output: { dir: 'dist', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/beacon-[hash].mjs', format: 'es' },
     external: (id) => id === 'web-vitals' || id.startsWith('web-vitals/'),
     plugins: [defineAppUrl(), beaconTypescript(true), minify(true)],
   },

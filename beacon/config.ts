@@ -19,7 +19,8 @@ export interface EndpointOptions {
   performanceEndpoint?: string;
 }
 
-const trimSlashes = (url: string) => url.replace(/\/+$/, '');
+/** Each kind's path under the API base (design, "Wire format"). */
+const PATHS: Endpoints = { error: 'error-reports', csp: 'csp-reports', performance: 'performance-sessions' };
 
 /**
  * Resolves the three endpoints, first match wins (design, "Endpoint resolution"): explicit
@@ -32,15 +33,12 @@ const trimSlashes = (url: string) => url.replace(/\/+$/, '');
  * // 'https://in.example/api/error-reports/k'
  */
 export const resolveEndpoints = (options: EndpointOptions, pageOrigin: string): Endpoints => {
-  const apiBase = trimSlashes(
-    options.apiBase ||
-      (options.ingestOrigin ? trimSlashes(options.ingestOrigin) + '/api' : '') ||
-      (__SITEBEACON_APP_URL__ || pageOrigin) + '/api',
-  );
-  const key = encodeURIComponent(options.siteKey);
-  return {
-    error: options.errorEndpoint || `${apiBase}/error-reports/${key}`,
-    csp: options.cspEndpoint || `${apiBase}/csp-reports/${key}`,
-    performance: options.performanceEndpoint || `${apiBase}/performance-sessions/${key}`,
-  };
+  const trimSlashes = (url: string) => url.replace(/\/+$/, '');
+  const apiBase = trimSlashes(options.apiBase || trimSlashes(options.ingestOrigin || __SITEBEACON_APP_URL__ || pageOrigin) + '/api');
+  const endpoints = {} as Endpoints;
+  for (const kind in PATHS) {
+    endpoints[kind as keyof Endpoints] =
+      options[(kind + 'Endpoint') as 'errorEndpoint'] || `${apiBase}/${PATHS[kind as keyof Endpoints]}/${encodeURIComponent(options.siteKey)}`;
+  }
+  return endpoints;
 };

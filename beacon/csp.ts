@@ -1,29 +1,25 @@
 import type { Capture } from './init';
-import { cleanUrl } from './lib/cleanUrl';
 import { listen } from './lib/listen';
 import { monitor } from './lib/monitor';
+import { setGiven } from './lib/setGiven';
 
 /** Browser extensions inject into every page; their violations say nothing about the site. */
 const EXTENSION = /^(?:[a-z-]*-extension|webkit-masked-url):/i;
 
-/**
- * The event's fields (https://w3c.github.io/webappsec-csp/#violation-events), in the order of the
- * CSP2 report; each CSP2 name is its kebab-case form (`blockedURI` -> `blocked-uri`), except
- * `sample` -> `script-sample`.
- */
-const FIELDS =
-  'documentURI referrer violatedDirective effectiveDirective originalPolicy disposition blockedURI sourceFile lineNumber columnNumber statusCode sample';
-
+/** The CSP2 name of an event field: its kebab-case form (`blockedURI` -> `blocked-uri`), except `sample`. */
 const toCsp2Name = (field: string) =>
-  field == 'sample' ? 'script-sample' : field.replace('URI', 'Uri').replace(/[A-Z]/g, (letter) => '-' + letter.toLowerCase());
+  (field == 'sample' ? 'script-' : '') + field.replace(/[A-Z]+/g, (letters) => '-' + letters.toLowerCase());
 
 /**
  * Captures Content-Security-Policy violations (`securitypolicyviolation`) and sends them in the
- * CSP2 shape, `{"csp-report": {...}}`, with every field the event carries (URLs without
- * credentials or fragment).
+ * CSP2 shape, `{"csp-report": {...}}`, with the fields the browser filled in: an empty string or a
+ * zero is how the event says "unknown" (no `source-file`, line 0, an empty `script-sample` or
+ * `referrer`, WebKit's `status-code` 0 over HTTPS), so such a field is left out, not sent. URLs
+ * lose their credentials and fragment.
  *
  * A violation whose blocked URI is the collector is never reported: the report would be blocked
- * in turn (a feedback loop). When the policy enforces that block, the beacon stops sending.
+ * in turn (a feedback loop). When the policy enforces that block in `connect-src`, the beacon
+ * stops sending.
  *
  * @example
  * init({ siteKey: 'KEY', ingestOrigin: 'https://in.example', capture: [errors(), csp()] });
@@ -34,14 +30,17 @@ export const csp = (): Capture => (context) => {
   const onViolation = (event: SecurityPolicyViolationEvent) => {
     const blocked = event.blockedURI;
     if (collectorOrigins.some((origin) => (blocked + '/').startsWith(origin))) {
-      if (event.disposition == 'enforce') context._block();
+      // Only connect-src governs fetch and sendBeacon: a blocked image or script from the
+      // collector's host (a path-specific script-src) leaves the reports free to go.
+      if (event.disposition == 'enforce' && event.effectiveDirective == 'connect-src') context._block();
       return;
     }
     if (EXTENSION.test(blocked) || EXTENSION.test(event.sourceFile)) return;
     const report: Record<string, unknown> = {};
-    for (const field of FIELDS.split(' ')) {
-      const value = event[field as keyof SecurityPolicyViolationEvent];
-      report[toCsp2Name(field)] = typeof value == 'string' ? cleanUrl(value) : value;
+    // The event's fields (https://w3c.github.io/webappsec-csp/#violation-events) are the
+    // prototype's attributes, enumerable as WebIDL makes them: every one this browser has.
+    for (const field of Object.keys(Object.getPrototypeOf(event))) {
+      setGiven(report, toCsp2Name(field), event[field as keyof SecurityPolicyViolationEvent]);
     }
     context._report('csp', { 'csp-report': report });
   };

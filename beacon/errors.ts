@@ -1,8 +1,7 @@
 import type { Capture } from './init';
-import { cleanUrl } from './lib/cleanUrl';
 import { listen } from './lib/listen';
 import { monitor } from './lib/monitor';
-import { toErrorReport, type ErrorReport } from './lib/errorReport';
+import { toErrorReport } from './lib/errorReport';
 
 /** What a browser says instead of the message when a cross-origin script without CORS throws. */
 const CROSS_ORIGIN_MESSAGE = /^Script error\.?$/;
@@ -15,34 +14,30 @@ const CROSS_ORIGIN_MESSAGE = /^Script error\.?$/;
  * init({ siteKey: 'KEY', ingestOrigin: 'https://in.example', capture: [errors()] });
  */
 export const errors = (): Capture => (context) => {
-  let crossOriginReported = false;
-  const send = (report: ErrorReport) => context._report('error', report);
+  let crossOriginReported: boolean | undefined;
 
   const onError = (event: ErrorEvent | Event) => {
     // A resource that failed to load fires a plain Event at its element; a script error is an ErrorEvent.
     if (!(event instanceof ErrorEvent)) {
       const element = event.target as Element & { src?: string; href?: string };
       const url = element?.src || element?.href;
-      if (!url) return;
-      const report = toErrorReport(0, 'resource_error', element.tagName.toLowerCase() + ' failed to load');
-      report.source_url = cleanUrl(url);
-      return send(report);
+      return url && context._report('error', toErrorReport(0, 'resource_error', element.tagName.toLowerCase() + ' failed to load', url));
     }
     const { error, message, filename, lineno, colno } = event;
     const crossOrigin = !error && !filename && CROSS_ORIGIN_MESSAGE.test(message);
     // A cross-origin script's error carries no detail: one such report per page says all there is.
     if (crossOrigin && crossOriginReported) return;
-    const report = toErrorReport(error, 'javascript_error', message);
+    const report = toErrorReport(error, 'javascript_error', message, filename, lineno, colno);
     if (crossOrigin) crossOriginReported = report.cross_origin = true;
-    if (filename) report.source_url = cleanUrl(filename);
-    if (lineno) report.line = lineno;
-    if (colno) report.column = colno;
-    send(report);
+    context._report('error', report);
   };
 
   const stoppers = [
     listen('error', monitor(onError), true),
-    listen('unhandledrejection', monitor((event: PromiseRejectionEvent) => send(toErrorReport(event.reason, 'unhandled_rejection')))),
+    listen(
+      'unhandledrejection',
+      monitor((event: PromiseRejectionEvent) => context._report('error', toErrorReport(event.reason, 'unhandled_rejection'))),
+    ),
   ];
   return () => stoppers.map((stop) => stop());
 };

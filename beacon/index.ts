@@ -3,6 +3,6 @@ export type { Beacon, BeaconContext, BeaconOptions, Capture, ReportKind } from '
 export { errors } from './errors';
 export { csp } from './csp';
 export { vitals } from './vitals';
-export type { VitalsOptions } from './vitals';
+export type { VitalsOptions } from './vitalsSession';
 export type { EndpointOptions, Endpoints } from './config';
 export type { ErrorReport } from './lib/errorReport';

@@ -107,6 +107,42 @@ describe('errors()', () => {
     expect(sentReports()[0]).toMatchObject({ error_type: 'unhandled_rejection', error_message: '{"code":42}' });
   });
 
+  test('no fragment and no credentials leave the page, in the stack, the message, the source or the page URL', async () => {
+    history.replaceState(null, '', '/cart?step=2#access_token=secret');
+    beacon = init({ siteKey: 'KEY', capture: [errors()] });
+    const error = new TypeError('cannot load https://shop.example/chunk.js#v=2');
+    error.stack = [
+      'TypeError: cannot load https://shop.example/chunk.js#v=2',
+      '    at Cart.#total (https://user:pw@shop.example/app.js#v=2:3:9)',
+      '    at https://shop.example/cart?step=2#access_token=secret:14:15',
+    ].join('\n');
+    window.dispatchEvent(new ErrorEvent('error', { error, message: error.message, filename: 'https://shop.example/app.js#v=2', lineno: 3, colno: 9 }));
+    await vi.advanceTimersByTimeAsync(1000);
+    const [report] = sentReports();
+    expect(report).toMatchObject({
+      error_message: 'cannot load https://shop.example/chunk.js',
+      source_url: 'https://shop.example/app.js',
+      stack: [
+        'TypeError: cannot load https://shop.example/chunk.js',
+        '    at Cart.#total (https://shop.example/app.js:3:9)',
+        '    at https://shop.example/cart?step=2:14:15',
+      ].join('\n'),
+    });
+    expect(report!.page_url).toMatch(/\/cart\?step=2$/);
+    expect(JSON.stringify(sentReports())).not.toMatch(/#v=|access_token|pw@/);
+  });
+
+  test('what the browser did not give is left out: no empty stack or name, no line or column 0, no empty source', async () => {
+    beacon = init({ siteKey: 'KEY', capture: [errors()] });
+    const error = new Error('no detail');
+    error.stack = '';
+    error.name = '';
+    window.dispatchEvent(new ErrorEvent('error', { error, message: 'no detail', filename: '', lineno: 0, colno: 0 }));
+    await vi.advanceTimersByTimeAsync(1000);
+    const [report] = sentReports();
+    expect(Object.keys(report!).sort()).toEqual(['error_message', 'error_type', 'page_url', 'session_id', 'timestamp']);
+  });
+
   test('stop() removes the listeners', async () => {
     beacon = init({ siteKey: 'KEY', capture: [errors()] });
     beacon.stop();

@@ -3,7 +3,7 @@ import { batches } from './lib/batches';
 import { listen } from './lib/listen';
 import { monitor } from './lib/monitor';
 import { randomId } from './lib/randomId';
-import { toErrorReport, type ErrorReport } from './lib/errorReport';
+import { toErrorReport } from './lib/errorReport';
 import { createTransport, MAX_BODY_BYTES } from './transport';
 
 /** The kinds of report, one endpoint each. */
@@ -54,13 +54,17 @@ export interface Beacon {
 
 /** Reports are sent at most this long after they were captured. */
 const FLUSH_DELAY = 1000;
-/** The collector takes arrays of at most 50 error reports (design, error reports). */
-const MAX_BATCH = 50;
-/** Distinct error and CSP reports one page view may send: a page throwing in a loop stays a few reports. */
+/**
+ * Distinct error and CSP reports one page view may send: a page throwing in a loop stays a few
+ * reports. It also keeps every error array within the collector's 50 (design, error reports).
+ */
 const MAX_REPORTS_PER_PAGE = 25;
 
+/** A queued report: an error report, a CSP report or a session. */
+type Queued = { session_id?: string; count?: number };
+
 const noop = () => {};
-const noopBeacon: Beacon = { captureError: noop, flush: () => Promise.resolve(), stop: noop };
+const noopBeacon: Beacon = { captureError: noop, flush: async () => {}, stop: noop };
 
 /**
  * Starts the beacon.
@@ -76,56 +80,49 @@ export const init = (options: BeaconOptions): Beacon => {
 
   const endpoints = resolveEndpoints(options, location.origin);
   const transport = createTransport();
-  const queues: Record<ReportKind, object[]> = { error: [], csp: [], performance: [] };
   const sentThisPage: Record<string, number> = {};
-  let queued: Record<string, ErrorReport> = {};
+  // What the next flush sends, by a key that makes duplicates meet: an error or CSP report's
+  // content (its time aside), a session's id.
+  let queued: Record<string, [ReportKind, Queued]> = {};
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const flush = (atExit: boolean) => {
+  const flush = (atExit?: boolean) => {
     clearTimeout(timer);
     timer = undefined;
+    const reports = Object.values(queued);
     queued = {};
-    const sends: unknown[] = [];
-    for (const kind in queues) {
-      const reports = queues[kind as ReportKind].splice(0) as Array<{ session_id?: string }>;
-      // Errors go in arrays; a CSP report (the CSP2 shape is one report) and a session go alone.
-      const bodies = kind == 'error' ? batches(reports, MAX_BODY_BYTES, MAX_BATCH) : reports.map((report) => JSON.stringify(report));
-      bodies.forEach((body, index) =>
-        sends.push(transport._send(endpoints[kind as ReportKind], body, atExit, kind == 'performance' ? reports[index]!.session_id : undefined)),
-      );
-    }
-    return Promise.all(sends).then(noop);
+    const send = (kind: ReportKind, body: string, key?: string) => transport._send(endpoints[kind], body, atExit, key);
+    // Errors go in arrays; a CSP report (the CSP2 shape is one report) and a session go alone,
+    // a session keyed by its id: a newer snapshot supersedes an unsent older one.
+    const errorReports = reports.filter(([kind]) => kind == 'error').map(([, report]) => report);
+    return Promise.all([
+      ...batches(errorReports, MAX_BODY_BYTES).map((body) => send('error', body)),
+      ...reports.map(([kind, report]) => kind != 'error' && send(kind, JSON.stringify(report), report.session_id)),
+    ]).then(noop);
   };
 
-  const report = (kind: ReportKind, original: object) => {
-    let value: object | null | false | undefined | void = original;
+  const report = (kind: ReportKind, value: object | null | false | undefined | void) => {
     if (options.beforeSend) {
+      // A throwing beforeSend leaves the report as it was.
       try {
-        value = options.beforeSend(original, kind);
-      } catch {
-        value = original;
-      }
+        value = options.beforeSend(value as object, kind);
+      } catch {}
       if (!value) return;
     }
-    const queue = queues[kind];
-    if (kind == 'error') (value as ErrorReport).session_id = context._sessionId;
-    if (kind == 'performance') {
-      if (queue.includes(value)) return;
-    } else {
-      const key = kind + JSON.stringify(value, (name, field) => (name == 'timestamp' ? 0 : field));
-      const same = queued[key];
-      if (same) {
-        if (kind == 'error') same.count = (same.count || 1) + 1;
-        return;
-      }
-      sentThisPage[kind] = (sentThisPage[kind] || 0) + 1;
-      if (sentThisPage[kind]! > MAX_REPORTS_PER_PAGE) return;
-      queued[key] = value as ErrorReport;
+    const queue = value as Queued;
+    if (kind == 'error') queue.session_id = context._sessionId;
+    // A session is queued as the live object: what is sent is its state at the flush.
+    const key = kind + (kind == 'performance' ? queue.session_id : JSON.stringify(value, (name, field) => (name == 'timestamp' ? 0 : field)));
+    const same = queued[key];
+    if (same) {
+      if (kind == 'error') same[1].count = (same[1].count || 1) + 1;
+      return;
     }
-    queue.push(value);
+    if (kind != 'performance' && (sentThisPage[kind] = (sentThisPage[kind] || 0) + 1) > MAX_REPORTS_PER_PAGE) return;
+    queued[key] = [kind, queue];
     timer ??= setTimeout(onTimer, FLUSH_DELAY);
   };
-  const onTimer = monitor(() => flush(false));
+  const onTimer = monitor(flush);
 
   const context: BeaconContext = {
     _report: monitor(report),
@@ -148,10 +145,10 @@ export const init = (options: BeaconOptions): Beacon => {
 
   return {
     captureError: monitor((error: unknown) => report('error', toErrorReport(error, 'manual'))),
-    flush: () => monitor(flush)(false) || Promise.resolve(),
+    flush: () => monitor(flush)() || Promise.resolve(),
     stop: monitor(() => {
       for (const stop of stoppers.splice(0)) monitor(stop)();
-      flush(false);
+      flush();
     }),
   };
 };

@@ -1,5 +1,5 @@
 import { init } from './init';
-import { scriptOptions } from './lib/scriptOptions';
+import { scriptOptions } from './scriptOptions';
 
 /**
  * The IIFE entry of `beacon.js`: reads its own script tag's data- attributes and starts.
@@ -15,7 +15,7 @@ try {
   // `window.sitebeacon` is the running beacon's handle (captureError, flush, stop) for page code.
   const globals = window as unknown as { sitebeacon?: unknown };
   // Loaded twice (a CMS that repeats the snippet): the first copy keeps watching, the second does nothing.
-  if (script?.dataset.siteKey && !globals.sitebeacon) globals.sitebeacon = init(scriptOptions(script.dataset));
+  if (script?.dataset.siteKey && !globals.sitebeacon) globals.sitebeacon = init(scriptOptions(script));
 } catch {
   // Never break the page that pasted us.
 }

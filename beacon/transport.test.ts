@@ -90,3 +90,16 @@ test('keepalive is used only while the in-flight keepalive bytes stay within the
   transport._send('https://in.example/api/x', body, false);
   expect(fetchMock.mock.calls[5]![1].keepalive).toBe(true);
 });
+
+test('at page exit a body goes out even while sends wait: a failure just before must not hold back the last snapshot', async () => {
+  const sendBeacon = vi.fn(() => true);
+  vi.stubGlobal('navigator', { sendBeacon });
+  // Chromium rejects an in-flight keepalive fetch at pagehide.
+  fetchMock.mockImplementation(() => Promise.reject(new TypeError('Failed to fetch')));
+  const transport = createTransport();
+  await transport._send('https://in.example/api/p', '{"FCP":1}', false, 'session-1');
+  transport._send('https://in.example/api/e', '["later"]', false);
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+  transport._send('https://in.example/api/p', '{"FCP":1,"LCP":2}', true, 'session-1');
+  expect(sendBeacon).toHaveBeenCalledWith('https://in.example/api/p', '{"FCP":1,"LCP":2}');
+});

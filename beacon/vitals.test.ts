@@ -14,7 +14,18 @@ vi.mock('web-vitals', () => {
 const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => new Response(null, { status: 202 }));
 const sentSessions = () => fetchMock.mock.calls.map(([, init]) => JSON.parse(String(init.body)) as Record<string, any>);
 const metric = (name: Metric['name'], value: number, navigationType: Metric['navigationType'] = 'navigate') =>
-  ({ name, value, rating: 'good', delta: value, id: `v6-${name}-${value}`, entries: [{}], navigationType, navigationId: 1 }) as unknown as Metric;
+  ({
+    name,
+    value,
+    rating: 'good',
+    delta: value,
+    id: `v6-${name}-${value}`,
+    entries: [{}],
+    navigationType,
+    navigationId: 1,
+    navigationURL: 'https://shop.example/cart?step=2',
+    navigationStartTime: 0,
+  }) as unknown as Metric;
 const report = (m: Metric) => callbacks.forEach((callback) => callback(m));
 
 beforeEach(() => {
@@ -70,4 +81,37 @@ test('sampleRate 0 sends no session; web-vitals is registered once however many 
   init({ siteKey: 'OTHER', capture: [vitals()] }).stop();
   expect(callbacks).toHaveLength(5);
   first.stop();
+});
+
+test('every field web-vitals gives is sent but name and entries; navigationURL without its fragment', async () => {
+  const beacon = await start();
+  // As Firefox gives it (fixture firefox-esr-153/beacon.json).
+  report({ ...metric('TTFB', 25), navigationURL: 'https://u:p@shop.example/cart?step=2#top', navigationId: 0, navigationInteractionId: 7 } as Metric);
+  await beacon.flush();
+  expect(sentSessions()[0]!.metrics.TTFB).toEqual({
+    value: 25,
+    rating: 'good',
+    delta: 25,
+    id: 'v6-TTFB-25',
+    navigationType: 'navigate',
+    navigationId: 0,
+    navigationInteractionId: 7,
+    navigationURL: 'https://shop.example/cart?step=2',
+    navigationStartTime: 0,
+  });
+  beacon.stop();
+});
+
+test("a metric of the page's own load reported after a bfcache restore still goes to the first session", async () => {
+  const beacon = await start();
+  window.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+  // beacon.vitals.js registered late: web-vitals reports the first load's LCP now, as "navigate".
+  report(metric('LCP', 1200));
+  report(metric('FCP', 30, 'back-forward-cache'));
+  await beacon.flush();
+  const [first, restored] = sentSessions();
+  expect(first).toMatchObject({ navigation_type: 'navigate', metrics: { LCP: { value: 1200 } } });
+  expect(restored).toMatchObject({ navigation_type: 'back-forward-cache', metrics: { FCP: { value: 30 } } });
+  expect(restored!.session_id).not.toBe(first!.session_id);
+  beacon.stop();
 });

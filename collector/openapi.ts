@@ -127,6 +127,7 @@ export const openApiDocument = (serverUrl: string): Json => ({
       ...preflight('POST, PUT'),
     },
     '/beacon.js': { get: { summary: 'The beacon script (IIFE)', responses: { 200: { description: 'JavaScript', content: { 'text/javascript': {} } } } } },
+    '/beacon.vitals.js': { get: { summary: "The beacon's second script (web-vitals), loaded by /beacon.js at idle", responses: { 200: { description: 'JavaScript', content: { 'text/javascript': {} } } } } },
     '/api/openapi.json': { get: { summary: 'This document', responses: { 200: ok('OpenAPI 3.1') } } },
     ...Object.fromEntries(
       ['error-reports', 'csp-reports', 'performance-sessions'].map((kind) => [

@@ -22,7 +22,7 @@ const openPlayground = async (
      <button id="throw">throw</button><button id="reject">reject</button>
      <button id="broken-image">broken image</button><button id="blocked-image">blocked image</button>
      <button id="storm-distinct">storm</button><button id="storm-same">same storm</button>
-     <button id="shift">shift</button><button id="slow">slow</button><span id="storm-done"></span>
+     <button id="shift">shift</button><button id="slow">slow</button><button id="eval-throw">eval throw</button><span id="storm-done"></span>
      <script src="/playground.js" defer></script></html>`,
     headers,
   );
@@ -64,7 +64,21 @@ test('a thrown error, an unhandled rejection and a failed image load are stored 
   expect(pageErrors).toEqual(['cart is empty', 'Object']);
 });
 
-test('a CSP violation is stored in the CSP2 shape; a violation against the collector is not', async ({ page, pages, collector }) => {
+test('no URL fragment or credentials reach the store: not in a stack, not in the page URL', async ({ page, pages, collector }) => {
+  const { siteKey } = await openPlayground(page, pages, collector, {
+    csp: `default-src 'self'; script-src 'self' 'unsafe-eval' ${collector.origin}; connect-src ${collector.origin}; img-src 'self'`,
+  });
+  // The page's own stack in Chromium carries what sourceURL says: credentials and fragment.
+  expect(await page.evaluate(() => location.hash)).toBe('#top');
+  await page.click('#eval-throw');
+  await stored(collector, siteKey, 'errors', 1);
+  const [record] = await collector.exported(siteKey, 'errors');
+  expect(record!.stack).toContain('at evalCheckout (http://assets.example/cart.js:1:');
+  expect(record).toMatchObject({ error_message: 'eval cart is empty', page_url: `${pages.origin}/shop?ref=mail` });
+  expect(JSON.stringify(record)).not.toMatch(/#|user:pw|pw@/);
+});
+
+test('a CSP violation is stored in the CSP2 shape, without invented empty fields; a violation against the collector is not', async ({ page, pages, collector }) => {
   const { siteKey } = await openPlayground(page, pages, collector, {
     // Report-only, the collector is still reachable, so a report about it would arrive: a feedback loop.
     cspReportOnly: `connect-src 'self'`,
@@ -91,6 +105,13 @@ test('a CSP violation is stored in the CSP2 shape; a violation against the colle
     disposition: 'enforce',
   });
   expect(reports[0]!.original_policy).toContain("img-src 'self'");
+  // Chromium's event has an empty referrer and sample for an image: not sent, so not stored as "".
+  expect(reports[0]!.referrer ?? null).toBeNull();
+  expect(reports[0]!.script_sample ?? null).toBeNull();
+  // Nor is its line 0 ("unknown", for an image the script inserted) stored as a position.
+  expect(reports[0]!.line_number ?? null).toBeNull();
+  expect(reports[0]!.column_number ?? null).toBeNull();
+  expect(JSON.stringify(reports[0])).not.toContain('""');
 });
 
 test('a performance session with LCP, FCP, TTFB and CLS, and INP after a click, is updated when the page is hidden', async ({

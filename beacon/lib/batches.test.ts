@@ -1,20 +1,27 @@
 import { expect, test } from 'vitest';
 import { batches } from './batches';
 
-test('reports are packed into JSON arrays of at most maxCount', () => {
-  const reports = Array.from({ length: 120 }, (_, i) => ({ i }));
-  const bodies = batches(reports, 1_000_000, 50);
-  expect(bodies.map((body) => (JSON.parse(body) as unknown[]).length)).toEqual([50, 50, 20]);
-  expect(bodies.flatMap((body) => JSON.parse(body))).toEqual(reports);
+test('reports are packed into JSON arrays, all of them, in order', () => {
+  const reports = Array.from({ length: 25 }, (_, i) => ({ i }));
+  const bodies = batches(reports, 16384);
+  expect(bodies).toHaveLength(1);
+  expect(JSON.parse(bodies[0]!)).toEqual(reports);
 });
 
 test('bodies stay within maxBytes, counting UTF-8 bytes', () => {
   const reports = Array.from({ length: 10 }, () => ({ message: 'é'.repeat(300) }));
-  const bodies = batches(reports, 2000, 50);
+  const bodies = batches(reports, 2000);
+  expect(bodies.length).toBeGreaterThan(1);
   for (const body of bodies) expect(new TextEncoder().encode(body).length).toBeLessThanOrEqual(2000);
   expect(bodies.flatMap((body) => JSON.parse(body))).toEqual(reports);
 });
 
+test('a body is filled up to exactly maxBytes', () => {
+  // '[{"a":1},{"a":1}]' is 17 bytes.
+  expect(batches([{ a: 1 }, { a: 1 }, { a: 1 }], 17)).toEqual(['[{"a":1},{"a":1}]', '[{"a":1}]']);
+  expect(batches([{ a: 1 }, { a: 1 }], 16)).toEqual(['[{"a":1}]', '[{"a":1}]']);
+});
+
 test('a single report larger than maxBytes still goes, alone', () => {
-  expect(batches([{ big: 'x'.repeat(100) }, { small: 1 }], 50, 50)).toEqual([`[{"big":"${'x'.repeat(100)}"}]`, '[{"small":1}]']);
+  expect(batches([{ big: 'x'.repeat(100) }, { small: 1 }], 50)).toEqual([`[{"big":"${'x'.repeat(100)}"}]`, '[{"small":1}]']);
 });

@@ -1,27 +1,25 @@
-import { byteLength } from '../transport';
+import { byteLength } from './byteLength';
 
 /**
- * Packs reports into JSON array bodies of at most `maxCount` reports and (unless one report is
- * larger on its own) `maxBytes` bytes, so that each send fits the keepalive quota.
+ * Packs reports into JSON array bodies of at most `maxBytes` bytes (unless one report is larger
+ * on its own), so that each send fits the keepalive quota. The collector's limit of 50 reports
+ * per array needs no check here: a page view queues at most 25 error reports (init.ts).
  *
  * @example
- * batches([{ a: 1 }, { b: 2 }], 16384, 50) // ['[{"a":1},{"b":2}]']
+ * batches([{ a: 1 }, { b: 2 }], 16384) // ['[{"a":1},{"b":2}]']
  */
-export const batches = (reports: object[], maxBytes: number, maxCount: number): string[] => {
+export const batches = (reports: object[], maxBytes: number): string[] => {
   const bodies: string[] = [];
-  let batch: string[] = [];
-  let size = 2;
+  let batch = '';
   for (const report of reports) {
     const json = JSON.stringify(report);
-    const bytes = byteLength(json) + 1;
-    if (batch.length && (batch.length >= maxCount || size + bytes > maxBytes)) {
-      bodies.push(`[${batch}]`);
-      batch = [];
-      size = 2;
+    // `batch` + ',' + json + ']' would pass the limit: close the batch first.
+    if (batch && byteLength(batch + json) + 2 > maxBytes) {
+      bodies.push(batch + ']');
+      batch = '';
     }
-    batch.push(json);
-    size += bytes;
+    batch = (batch ? batch + ',' : '[') + json;
   }
-  if (batch.length) bodies.push(`[${batch}]`);
+  if (batch) bodies.push(batch + ']');
   return bodies;
 };

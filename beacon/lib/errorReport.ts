@@ -1,4 +1,5 @@
 import { cleanUrl } from './cleanUrl';
+import { setGiven } from './setGiven';
 
 /** The design's error report (wire format, beacon to collector). */
 export interface ErrorReport {
@@ -32,7 +33,10 @@ const describe = (value: unknown): string => {
 };
 
 /**
- * Builds an error report from anything that was thrown or rejected.
+ * Builds an error report from anything that was thrown or rejected, and where it came from when
+ * the browser says. Only what the browser gave is sent: an empty name, stack or source and a zero
+ * line or column ("unknown") are left out, and URLs in the message, the stack and the source lose
+ * their credentials and fragments.
  *
  * @example
  * toErrorReport(new TypeError('x is undefined'), 'manual')
@@ -41,18 +45,23 @@ export const toErrorReport = (
   thrown: unknown,
   type: ErrorReport['error_type'],
   fallbackMessage?: string,
+  source?: string,
+  line?: number,
+  column?: number,
 ): ErrorReport => {
   const error = thrown instanceof Error ? thrown : undefined;
   // A thrown value that is not an Error has no message of its own: describe the value itself.
-  const report: ErrorReport = {
+  const report = {
     error_type: type,
-    error_message: (error ? error.message : fallbackMessage || describe(thrown)).slice(0, MAX_MESSAGE),
+    error_message: cleanUrl((error ? error.message : fallbackMessage || describe(thrown)).slice(0, MAX_MESSAGE)),
     page_url: cleanUrl(location.href),
     timestamp: Date.now(),
-  };
-  if (error) {
-    report.error_name = error.name;
-    if (typeof error.stack === 'string') report.stack = error.stack.slice(0, MAX_STACK);
-  }
+  } as ErrorReport & Record<string, unknown>;
+  const stack = error?.stack;
+  setGiven(report, 'error_name', error?.name);
+  setGiven(report, 'stack', typeof stack == 'string' && stack.slice(0, MAX_STACK));
+  setGiven(report, 'source_url', source);
+  setGiven(report, 'line', line);
+  setGiven(report, 'column', column);
   return report;
 };

@@ -19,6 +19,22 @@ test('GET /beacon.js serves the built IIFE as JavaScript, cacheable and loadable
   expect(revalidated.status).toBe(304);
 });
 
+test('GET /beacon.vitals.js serves the second script, web-vitals, with the same headers as /beacon.js', async () => {
+  collector = createTestCollector();
+  const response = await collector.request('/beacon.vitals.js');
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  expect(response.headers.get('cache-control')).toMatch(/max-age=\d+/);
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+  const body = await response.text();
+  expect(body).toBe(readFileSync(new URL('../../dist/beacon.vitals.min.js', import.meta.url), 'utf8'));
+  expect(body).toContain('sitebeaconVitals');
+  expect(response.headers.get('etag')).not.toBe((await collector.request('/beacon.js')).headers.get('etag'));
+  const revalidated = await collector.request('/beacon.vitals.js', { headers: { 'if-none-match': response.headers.get('etag')! } });
+  expect(revalidated.status).toBe(304);
+});
+
 test('the demo page loads /beacon.js for the demo site and has a button that throws', async () => {
   collector = createTestCollector({ demo: true });
   const response = await collector.request('/');

@@ -1,30 +1,33 @@
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import type { H3 } from 'h3';
+import { dirname, join } from 'node:path';
+import type { H3, H3Event } from 'h3';
 import { apiError } from '../http/apiError';
 
 /**
- * `GET /beacon.js`: the built IIFE. Pages on any origin load it, so it is served with
- * `Access-Control-Allow-Origin: *` (lets `crossorigin` and SRI work) and
- * `Cross-Origin-Resource-Policy: cross-origin` (pages that set COEP can still load it).
+ * `GET /beacon.js`: the built IIFE, and `GET /beacon.vitals.js`: its second script, web-vitals,
+ * which beacon.js loads at idle from beside itself (`beacon.vitals.min.js`, next to `beaconFile`).
+ * Pages on any origin load them, so they are served with `Access-Control-Allow-Origin: *` (lets
+ * `crossorigin` and SRI work) and `Cross-Origin-Resource-Policy: cross-origin` (pages that set
+ * COEP can still load them).
  */
 export const beaconScriptRoutes = (app: H3, { beaconFile }: { beaconFile: string }) => {
-  let cached: { body: Buffer; etag: string } | undefined;
-  const load = () => {
-    if (!cached) {
+  const cached: Record<string, { body: Buffer; etag: string }> = {};
+  const load = (file: string) => {
+    if (!cached[file]) {
       let body: Buffer;
       try {
-        body = readFileSync(beaconFile);
+        body = readFileSync(file);
       } catch {
         throw apiError(404, 'not_found', 'the beacon is not built; run `npm run build`');
       }
-      cached = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+      cached[file] = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
     }
-    return cached;
+    return cached[file];
   };
 
-  app.get('/beacon.js', (event) => {
-    const { body, etag } = load();
+  const script = (file: string) => (event: H3Event) => {
+    const { body, etag } = load(file);
     const headers = event.res.headers;
     headers.set('content-type', 'text/javascript; charset=utf-8');
     // Short freshness, long revalidation: a new release reaches pages within the hour.
@@ -38,5 +41,7 @@ export const beaconScriptRoutes = (app: H3, { beaconFile }: { beaconFile: string
       return null;
     }
     return new Uint8Array(body);
-  });
+  };
+  app.get('/beacon.js', script(beaconFile));
+  app.get('/beacon.vitals.js', script(join(dirname(beaconFile), 'beacon.vitals.min.js')));
 };

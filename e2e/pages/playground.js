@@ -42,3 +42,8 @@ on('slow', () => {
   while (performance.now() < end);
   document.getElementById('slow').textContent = 'clicked';
 });
+on('eval-throw', () => {
+  // Code run by eval with a sourceURL that carries credentials and a fragment: Chromium's stack
+  // shows that URL as it is written (the page needs 'unsafe-eval').
+  eval("(function evalCheckout() { throw new TypeError('eval cart is empty'); })()\n//# sourceURL=http://user:pw@assets.example/cart.js#v=2");
+});

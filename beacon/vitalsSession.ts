@@ -1,0 +1,72 @@
+import type { Metric } from 'web-vitals';
+import type { Capture } from './init';
+import { cleanUrl } from './lib/cleanUrl';
+import { listen } from './lib/listen';
+import { monitor } from './lib/monitor';
+import { randomId } from './lib/randomId';
+
+/** Options of `vitals()`. */
+export interface VitalsOptions {
+  /** Share of page views whose session is sent, 0..1 (`data-sample-rate`). Default 1. */
+  sampleRate?: number;
+}
+
+/** A metric as web-vitals reports it; `sitebeacon/attribution` adds a bounded `attribution`. */
+export type ReportedMetric = Metric & { attribution?: Record<string, string> };
+
+/** Subscribes a listener to the page's metrics; returns what unsubscribes it. */
+export type MetricSource = (listener: (metric: ReportedMetric) => void) => () => void;
+
+/** What a session sends of a metric: every field web-vitals gives except `name` (the key) and `entries`. */
+export type SentMetric = Omit<ReportedMetric, 'name' | 'entries'>;
+
+interface Session {
+  session_id: string;
+  page_url: string;
+  navigation_type?: string;
+  started_at: number;
+  metrics: Record<string, SentMetric>;
+}
+
+/**
+ * The performance session of `vitals()`, whatever reports the metrics: one session per page view
+ * (a new one after a back/forward cache restore), sent as soon as it has a metric and again with
+ * every change. A metric of the page's own load goes to the first session even when it is reported
+ * after a restore (as when web-vitals was registered late, from `beacon.vitals.js`).
+ *
+ * @example
+ * vitalsSession((listener) => { onLCP(listener); return () => {}; }, { sampleRate: 0.5 })
+ */
+export const vitalsSession =
+  (source: MetricSource, { sampleRate = 1 }: VitalsOptions = {}): Capture =>
+  (context) => {
+    let current: Session | undefined;
+    const start = (sessionId: string): Session | undefined =>
+      (current =
+        Math.random() < sampleRate
+          ? { session_id: sessionId, page_url: cleanUrl(location.href), started_at: Date.now(), metrics: {} }
+          : undefined);
+    const first = start(context._sessionId);
+
+    // The session itself is queued, not a copy: what is sent at the next flush is its newest state.
+    const onMetric = monitor(({ name, entries, ...fields }: ReportedMetric) => {
+      const session = fields.navigationType == 'back-forward-cache' ? current : first;
+      if (!session) return;
+      // The navigation entry's name is the URL with its fragment (Firefox, fixture beacon.json).
+      if (fields.navigationURL) fields.navigationURL = cleanUrl(fields.navigationURL);
+      // web-vitals says how the page was reached, bfcache restores included.
+      session.navigation_type ||= fields.navigationType;
+      session.metrics[name] = fields;
+      context._report('performance', session);
+    });
+
+    const stoppers = [
+      source(onMetric),
+      listen(
+        'pageshow',
+        monitor((event: PageTransitionEvent) => event.persisted && start(randomId())),
+        true,
+      ),
+    ];
+    return () => stoppers.map((stop) => stop());
+  };
