@@ -10,15 +10,15 @@ const header = (answer: HttpAnswer, name: string) => {
 /** Who answered, when the headers say: the WAF, CDN or proxy products seen most often. */
 const answeredBy = (answer: HttpAnswer): string | undefined => {
   const server = header(answer, 'server');
+  const via = header(answer, 'via');
   if (header(answer, 'cf-ray') || server.includes('cloudflare')) return 'Cloudflare';
   if (header(answer, 'x-sucuri-id') || server.includes('sucuri')) return 'Sucuri';
   if (server.includes('akamai')) return 'Akamai';
   if (header(answer, 'x-iinfo') || header(answer, 'x-cdn').includes('imperva')) return 'Imperva';
   if (header(answer, 'x-amzn-waf-action') || server.includes('awselb')) return 'AWS WAF';
   if (server.includes('zscaler')) return 'Zscaler';
-  if (server.includes('squid') || header(answer, 'x-squid-error')) return 'a Squid proxy';
+  if (server.includes('squid') || via.includes('squid') || header(answer, 'x-squid-error')) return 'a Squid proxy';
   if (server.includes('bigip') || server.includes('big-ip')) return 'F5 BIG-IP';
-  const via = header(answer, 'via');
   if (via) return `a proxy (Via: ${printable(via, 80)})`;
   return undefined;
 };
@@ -43,7 +43,7 @@ const isCollectorError = (answer: HttpAnswer) => {
  * A JSON 403 from the collector itself (`origin_not_allowed`, `forbidden`) is not one.
  *
  * @example
- * describeIntervention({ status: 403, headers: { 'content-type': 'text/html' }, body: '<title>Attention Required!</title>', truncated: false },
+ * describeIntervention({ status: 403, headers: { 'content-type': 'text/html' }, headersDistinct: {}, body: '<title>Attention Required!</title>', truncated: false },
  *   'GET', new URL('https://collector.example/api/test-connectivity'));
  * // 'HTTP 403 with an HTML page titled "Attention Required!" for GET https://collector.example/api/test-connectivity: a proxy or …'
  */

@@ -5,6 +5,8 @@ import type { Socket } from 'node:net';
 export interface HttpAnswer {
   status: number;
   headers: IncomingHttpHeaders;
+  /** Every header as its list of field lines (two CSP headers stay two policies). */
+  headersDistinct: Partial<Record<string, string[]>>;
   body: string;
   /** The body was longer than `MAX_BODY` and was cut. */
   truncated: boolean;
@@ -66,7 +68,7 @@ export const httpExchange = (socket: Socket, call: HttpCall, signal: AbortSignal
         done = true;
         signal.removeEventListener('abort', onAbort);
         socket.destroy();
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8'), truncated });
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, headersDistinct: response.headersDistinct, body: Buffer.concat(chunks).toString('utf8'), truncated });
       };
       response.on('data', (chunk: Buffer) => {
         if (done) return;
