@@ -1,7 +1,7 @@
 // `sitebeacon check` run as users run it: the built CLI (needs `npm run build`) against a
 // `sitebeacon serve` process over HTTPS.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -29,13 +29,15 @@ afterAll(async () => {
 });
 
 /** Runs `sitebeacon check ...` with an environment free of proxies; resolves with its exit code and output. */
-const check = (...args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/_proxy$/i.test(name)));
+const checkWith = (extraEnv: Record<string, string>, ...args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string; ms: number }>((resolve) => {
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/_proxy$/i.test(name))), ...extraEnv };
+    const started = performance.now();
     execFile(process.execPath, [CLI, 'check', ...args], { env, encoding: 'utf8' }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr, ms: performance.now() - started }),
     );
   });
+const check = (...args: string[]) => checkWith({}, ...args);
 
 test('exit 0 against a healthy HTTPS collector, one JSON object per step, and the test report is stored', async () => {
   const { code, stdout } = await check(`${collector.url}/api`, '--site', siteKey, '--ca', cert, '--json');
@@ -61,4 +63,14 @@ test('exit 4 for a refused port, and exit 2 with the usage for a bad URL', async
   const usage = await check('https://collector.example/somewhere');
   expect(usage.code).toBe(2);
   expect(usage.stderr).toContain('Usage: sitebeacon check URL');
+});
+
+test('a system resolver that never answers: exit 3, and the process ends within --timeout + 1 s', async () => {
+  // The lookup runs in a child process (systemResolver.ts); this preload makes its lookups hang.
+  const hang = join(dir, 'hang-dns.cjs');
+  writeFileSync(hang, "require('node:dns').lookup = () => {};\n");
+  const { code, stdout, ms } = await checkWith({ NODE_OPTIONS: `--require ${hang}` }, 'collector.example', '--timeout', '1');
+  expect(code).toBe(3);
+  expect(stdout).toContain('did not resolve collector.example within the total 1 s (--timeout)');
+  expect(ms).toBeLessThan(2000);
 });

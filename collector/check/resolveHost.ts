@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { CheckFailure, checkFailure, EXIT_CODES } from './checkFailure';
 import type { Deadline } from './createDeadline';
@@ -11,14 +10,11 @@ export interface ResolvedAddress {
   family: number;
 }
 
-/** Resolves a host name; tests inject their own so that DNS failures need no network. */
-export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
-
 /**
- * The system resolver, as the integrations on this machine use it: getaddrinfo, so `/etc/hosts`,
- * `/etc/resolv.conf` and nsswitch all count, in the order the system returns.
+ * Resolves a host name, giving up when `signal` aborts; `systemResolver` unless a test injects
+ * its own, so that DNS failures are tested without the network.
  */
-export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
+export type Resolver = (hostname: string, signal: AbortSignal) => Promise<ResolvedAddress[]>;
 
 /** What each getaddrinfo error means for the person at this machine. */
 const MEANINGS: Record<string, string> = {
@@ -45,7 +41,7 @@ export const resolveHost = async (host: string, resolver: Resolver, deadline: De
     addresses = await within(
       deadline,
       Infinity,
-      () => resolver(host),
+      (signal) => resolver(host, signal),
       () => checkFailure(EXIT_CODES.dns, `DNS on this machine did not resolve ${host} within the total ${seconds} s (--timeout): the resolver does not answer`),
     );
   } catch (error) {

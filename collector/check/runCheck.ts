@@ -7,7 +7,8 @@ import { createDeadline } from './createDeadline';
 import { createReporter, type CheckOutput } from './createReporter';
 import { CHECK_USAGE, parseCheckArgs } from './parseCheckArgs';
 import { proxyFor } from './proxyFor';
-import { systemResolver, type Resolver } from './resolveHost';
+import type { Resolver } from './resolveHost';
+import { createSystemResolver } from './systemResolver';
 import { trustedCertificates } from './trustedCertificates';
 
 /** What `runCheck` is given: the command's arguments and environment, and what tests replace. */
@@ -56,11 +57,12 @@ export const runCheck = async (options: CheckOptions, output: CheckOutput): Prom
     return EXIT_CODES.usage;
   }
   const deadline = createDeadline(args.timeoutMs);
+  const system = options.resolver ? undefined : createSystemResolver();
   const context: CheckContext = {
     target: args.target,
     proxy,
     env: options.env,
-    resolver: options.resolver ?? systemResolver,
+    resolver: options.resolver ?? system!.resolver,
     trusted,
     deadline,
     connectTimeoutMs: args.connectTimeoutMs,
@@ -68,6 +70,8 @@ export const runCheck = async (options: CheckOptions, output: CheckOutput): Prom
   };
   const reporter = createReporter(output, args.json);
   try {
+    // The resolver's start-up is not the dns step's time; the deadline still bounds it.
+    await Promise.race([system?.ready, new Promise((resolve) => deadline.signal.addEventListener('abort', resolve, { once: true }))]);
     const { socket, route } = await checkConnection(context, reporter.step);
     await checkConnectivity(context, socket, reporter.step);
     if (args.site !== undefined) await checkSubmission(context, route, args.site, reporter.step);
@@ -83,5 +87,6 @@ export const runCheck = async (options: CheckOptions, output: CheckOutput): Prom
     return code;
   } finally {
     deadline.dispose();
+    system?.close();
   }
 };
