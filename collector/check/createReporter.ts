@@ -1,4 +1,5 @@
 import { CheckFailure } from './checkFailure';
+import { printable } from './printable';
 
 /** Where the check writes: step lines to `out`, usage errors to `err` (the CLI's streams). */
 export interface CheckOutput {
@@ -42,7 +43,7 @@ export const createReporter = (output: CheckOutput, json: boolean) => {
       print({ step: name, ok: true, ms: Math.round(performance.now() - started), detail });
       return value;
     } catch (error) {
-      const message = error instanceof CheckFailure ? error.message : `unexpected error: ${(error as Error)?.stack ?? String(error)}`;
+      const message = error instanceof CheckFailure ? error.message : `unexpected error: ${printable(String((error as Error)?.message ?? error))}`;
       print({ step: name, ok: false, ms: Math.round(performance.now() - started), detail: message });
       throw error;
     }
