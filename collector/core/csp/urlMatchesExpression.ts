@@ -25,10 +25,15 @@ const hostPartMatches = (a: string, b: string) => {
   return !((IPV4.test(a) && a != '127.0.0.1') || a.startsWith('['));
 };
 
-/** CSP3 `port-part` matching (#match-ports); an empty port is the URL's default or absent one. */
+/**
+ * CSP3 `port-part` matching (#match-ports); an empty port is the URL's default or absent one.
+ * Plus the secure upgrade CSP3 announces (§1.3 "Changes from Level 2", item 3: `http://example.com:80`
+ * matches `https://example.com:443`) and Chromium implements, which the algorithm's steps omit.
+ */
 const portPartMatches = (a: string | undefined, port: string, scheme: string) => {
   if (a === undefined) return port === '' || isDefaultPort(port, scheme);
   if (a == '*' || a == port) return true;
+  if (a == '80' && (scheme == 'https' || scheme == 'wss') && (port === '' || port == '443')) return true;
   return port === '' && isDefaultPort(a, scheme);
 };
 
@@ -81,11 +86,13 @@ export const urlMatchesExpression = (url: URL, expression: string, origin: URL, 
     return true;
   }
   if (parsed.kind == 'keyword' && parsed.keyword == "'self'") {
+    // A blob: or filesystem: URL carries its creator's origin, but browsers (Chromium, Firefox) let
+    // only an explicit scheme-source allow it, as CSP3 does for "*": so 'self' needs a host here.
+    if (!url.hostname) return false;
     if (origin.origin != 'null' && origin.origin == url.origin) return true;
     const portsAgree =
       url.port == origin.port || ((url.port === '' || isDefaultPort(url.port, scheme)) && (origin.port === '' || isDefaultPort(origin.port, originScheme)));
     return (
-      !!url.hostname &&
       url.hostname == origin.hostname &&
       portsAgree &&
       (scheme == 'https' || scheme == 'wss' || (originScheme == 'http' && (scheme == 'http' || scheme == 'ws')))

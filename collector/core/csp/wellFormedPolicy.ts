@@ -32,8 +32,11 @@ export const policyProblems = (serialized: string): string[] => {
     const [first, ...tokens] = part.split(/[\t\n\f\r ]+/).filter(Boolean);
     if (first === undefined) continue;
     const name = first.toLowerCase();
-    if (!/^[\x00-\x7f]*$/.test(part)) problems.push(`${JSON.stringify(name)}: a directive must be ASCII (browsers ignore it otherwise)`);
-    else if (!isDirectiveName(name)) problems.push(`${JSON.stringify(name)} is not a directive name`);
+    if (!/^[\x00-\x7f]*$/.test(part)) {
+      problems.push(`${JSON.stringify(name)}: a directive must be ASCII (browsers ignore it otherwise)`);
+      continue;
+    }
+    if (!isDirectiveName(name)) problems.push(`${JSON.stringify(name)} is not a directive name`);
     else if (seen.has(name)) problems.push(`${name} appears twice (browsers ignore all but the first)`);
     seen.add(name);
     for (const token of tokens) {
