@@ -6,13 +6,14 @@ export const CHECK_USAGE = `Usage: sitebeacon check URL [--site SITE_KEY] [--pag
 
 Diagnoses, from this machine, why reports may not reach the collector (spec section 7). URL is the
 API base (ending in /api) or a host (then https://HOST/api). Steps, in order, and exit codes:
-  dns         the host resolves                                   3
-  connect     TCP connection (through HTTPS_PROXY when set)        4 (refused, timed out)
-  tls         handshake with certificate verification              5 (clock, CA or TLS interception)
-  http        GET {api}/test-connectivity is {"status":"success"}  6 (403 or HTML: proxy/WAF), 7 (not a collector)
-  submission  with --site: a real report is accepted               8 (refused; prints status and body)
-  page        with --page: the page's CSP allows the collector,    9
-              and the site allows the page's origin
+  dns         the host resolves                                    3
+  connect     TCP connection (through HTTPS_PROXY when set)         4 (refused, timed out)
+  tls         handshake with certificate verification               5 (clock, CA or TLS interception)
+  http        GET {api}/test-connectivity is {"status":"success"}   6 (403 or HTML: proxy/WAF), 7 (not a collector)
+  submission  with --site: a real report is accepted                8 (refused; prints status and body)
+  page        with --page: the page's CSP (header, <meta>) allows   9 (prints the sources to add)
+              the collector in connect-src, the script in script-src
+  origin      with --page: the site allows the page's origin        9
 Exit 0 when every step passes, 2 for a usage error.
   --connect-timeout S  connect, proxy tunnel and TLS handshake (default 10)
   --timeout S          the whole check (default 20)

@@ -25,7 +25,7 @@ test('finds the sitebeacon script tags and their endpoints; an <svg> title is no
     <script src="https://ingest.example/beacon.js" data-site-key="abc" data-ingest-origin="https://ingest.example" async></script>
     <script src="/app.js"></script>`);
   expect(facts.title).toBe('');
-  expect(facts.beaconTags).toEqual([{ src: 'https://ingest.example/beacon.js', siteKey: 'abc', ingestOrigin: 'https://ingest.example', apiBase: undefined }]);
+  expect(facts.beaconTags).toEqual([{ src: 'https://ingest.example/beacon.js', siteKey: 'abc', ingestOrigin: 'https://ingest.example', apiBase: undefined, integrity: undefined }]);
 });
 
 test('a hostile page nested a hundred thousand levels deep is read without exhausting the stack', () => {

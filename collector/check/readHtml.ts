@@ -11,6 +11,8 @@ export interface BeaconTag {
   siteKey: string | undefined;
   ingestOrigin: string | undefined;
   apiBase: string | undefined;
+  /** Its SRI hash, which a `'strict-dynamic'` policy can allow it by. */
+  integrity: string | undefined;
 }
 
 /** What the check reads from an HTML page. */
@@ -65,6 +67,7 @@ export const readHtml = (html: string): HtmlFacts => {
         siteKey: attribute(node, 'data-site-key'),
         ingestOrigin: attribute(node, 'data-ingest-origin'),
         apiBase: attribute(node, 'data-api-base'),
+        integrity: attribute(node, 'integrity'),
       });
     }
     if ('childNodes' in node) for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]!);

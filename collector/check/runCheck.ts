@@ -2,6 +2,7 @@ import type { CheckContext } from './checkContext';
 import { CheckFailure, EXIT_CODES } from './checkFailure';
 import { checkConnection } from './checkConnection';
 import { checkConnectivity } from './checkConnectivity';
+import { checkPage } from './checkPage';
 import { checkSubmission } from './checkSubmission';
 import { createDeadline } from './createDeadline';
 import { createReporter, type CheckOutput } from './createReporter';
@@ -75,6 +76,7 @@ export const runCheck = async (options: CheckOptions, output: CheckOutput): Prom
     const { socket, route } = await checkConnection(context, reporter.step);
     await checkConnectivity(context, socket, reporter.step);
     if (args.site !== undefined) await checkSubmission(context, route, args.site, reporter.step);
+    if (args.page) await checkPage(context, route, args.page, args.site, reporter.step);
     if (!args.json) {
       output.out(`All ${reporter.results.length} steps passed: this machine reaches the collector at ${args.target.apiBase}.`);
       if (!args.page) output.out('A server-side check does not prove that visitors\' browsers can send reports (spec section 1): add --page PAGE_URL to check the page\'s CSP.');
@@ -82,7 +84,7 @@ export const runCheck = async (options: CheckOptions, output: CheckOutput): Prom
     return EXIT_CODES.passed;
   } catch (error) {
     const code = error instanceof CheckFailure ? error.exitCode : 1;
-    const failed = reporter.results[reporter.results.length - 1]?.step ?? 'check';
+    const failed = reporter.results.find((result) => !result.ok)?.step ?? 'check';
     if (!args.json) output.out(`Check failed at step "${failed}" (exit ${code}).`);
     return code;
   } finally {
