@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { serve } from 'h3';
 import { createCollector } from './app';
+import { runCheck } from './check/runCheck';
 import { loadSigningKey } from './agents/updates';
 import { hashApiKey, newApiKey } from './http/apiKeys';
 import { ActionSchema } from './routes/wordpress';
@@ -31,6 +32,8 @@ Commands:
                         it is printed once and stored only as a hash
   export --site SITE_KEY --kind errors|csp|performance [--since ISO]
                         print stored records as NDJSON
+  check URL [--site SITE_KEY] [--page PAGE_URL] [--connect-timeout S] [--timeout S] [--ca FILE]
+                        diagnose, from this machine, why reports may not arrive (see check --help)
 
 Every command takes --db FILE (default ./data/sitebeacon.db, env SITEBEACON_DB) and --json.
 Env: SITEBEACON_PORT, SITEBEACON_HOST, SITEBEACON_PUBLIC_URL, SITEBEACON_INGEST_URL, SITEBEACON_LOG_LEVEL.
@@ -278,6 +281,7 @@ export const main = async (
     else if (command == 'key' && rest[0] == 'create') await keyCreate(rest.slice(1), io);
     else if (command == 'action' && rest[0] == 'add') await actionAdd(rest.slice(1), io);
     else if (command == 'export') await exportRecords(rest, io);
+    else if (command == 'check') return await runCheck({ argv: rest, env: io.env }, io);
     else if (!command || command == 'help' || command == '--help' || command == '-h') io.out(USAGE);
     else throw new UsageError(`unknown command "${argv.join(' ')}"`);
     return 0;

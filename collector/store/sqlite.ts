@@ -382,10 +382,13 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
        updated_at = @updated_at WHERE id = @id`,
   );
   const deleteProject = db.prepare('DELETE FROM csp_projects WHERE id = ?');
-  const selectEvidence = db.prepare<[string], { directive: string; blocked_uri: string; document_uri: string; reports: number }>(
-    `SELECT effective_directive AS directive, blocked_uri, min(document_uri) AS document_uri, COUNT(*) AS reports
+  // One group per directive and blocked origin (blocked_host is the URL's host with its port, or
+  // the keyword; the scheme is what precedes the first ":"), largest first, at most `limit`.
+  const selectEvidence = db.prepare<[string, number], { directive: string; blocked_uri: string; document_uri: string; reports: number }>(
+    `SELECT effective_directive AS directive, min(blocked_uri) AS blocked_uri, min(document_uri) AS document_uri, COUNT(*) AS reports
      FROM csp_reports WHERE site_key = ? AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
-     GROUP BY effective_directive, blocked_uri ORDER BY reports DESC`,
+     GROUP BY effective_directive, blocked_host, substr(blocked_uri, 1, instr(blocked_uri, ':'))
+     ORDER BY reports DESC, directive, blocked_uri LIMIT ?`,
   );
   const AGENT_COLUMNS = ['id', 'token_hash', 'hostname', 'os', 'arch', 'agent_version', 'site_key', 'registered_at'];
   const insertAgent = db.prepare(insertSql('server_agents', AGENT_COLUMNS));
@@ -545,8 +548,8 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
     async deleteCspProject(id) {
       await write(() => deleteProject.run(id));
     },
-    async cspEvidence(siteKey) {
-      return selectEvidence.all(siteKey);
+    async cspEvidence(siteKey, { limit }) {
+      return selectEvidence.all(siteKey, limit);
     },
     async addServerAgent(agent) {
       await write(() => insertAgent.run(toRow(AGENT_COLUMNS, { ...agent, registered_at: Date.now() })));

@@ -236,8 +236,12 @@ export interface Store {
   getCspProject(id: number): Promise<CspProject | undefined>;
   updateCspProject(id: number, changes: Partial<Pick<CspProject, 'name' | 'mode' | 'base_policy'>>): Promise<CspProject>;
   deleteCspProject(id: number): Promise<void>;
-  /** Every stored CSP violation's directive and blocked URI, with how often, for the policy suggestion. */
-  cspEvidence(siteKey: string): Promise<Array<{ directive: string; blocked_uri: string; document_uri: string; reports: number }>>;
+  /**
+   * The policy suggestion's evidence: stored CSP violations grouped by directive and blocked origin
+   * (scheme and host), one sample blocked URI and document URI each, the `limit` largest groups by
+   * report count (issue 11, class 5: a bounded read).
+   */
+  cspEvidence(siteKey: string, options: { limit: number }): Promise<Array<{ directive: string; blocked_uri: string; document_uri: string; reports: number }>>;
   addServerAgent(input: Omit<ServerAgent, 'registered_at' | 'last_heartbeat_at' | 'status'>): Promise<ServerAgent>;
   getServerAgent(id: string): Promise<ServerAgent | undefined>;
   recordHeartbeat(id: string, input: { agent_version?: string | undefined; status?: Record<string, unknown> | undefined }): Promise<void>;

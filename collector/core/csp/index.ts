@@ -1,0 +1,16 @@
+// Content Security Policy Level 3 as pure functions (https://w3c.github.io/webappsec-csp/): parse,
+// judge and write policies, match URLs, check a page's policies, suggest a policy from reports.
+export { checkPagePolicies, type PageRequirement } from './checkPagePolicies';
+export { collapseSources } from './collapseSources';
+export { directiveFallbackList } from './directiveFallbackList';
+export { governingDirective } from './governingDirective';
+export { isKnownDirective, takesSourceList } from './isKnownDirective';
+export { isDirectiveName, parsePolicy, parsePolicyList, type Policy } from './parsePolicy';
+export { isSourceExpression, parseSourceExpression, type SourceExpression } from './parseSourceExpression';
+export { serializePolicy } from './serializePolicy';
+export { sourceForUrl } from './sourceForUrl';
+export { sourceForViolation } from './sourceForViolation';
+export { suggestPolicy, type Evidence, type Suggestion } from './suggestPolicy';
+export { SUGGESTION_LIMITS } from './suggestionLimits';
+export { schemePartMatches, urlMatchesExpression, urlMatchesSourceList } from './urlMatchesExpression';
+export { isWellFormedToken, policyProblems, wellFormedPolicy } from './wellFormedPolicy';
