@@ -4,6 +4,7 @@
 //   BENCH_REPORTS=1000000  reports seeded for the /summary measurement
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beaconBench } from './beacon.mjs';
+import { cspSuggestionBench } from './cspSuggestion.mjs';
 import { ingestBench } from './ingest.mjs';
 import { summaryBench } from './summary.mjs';
 
@@ -18,6 +19,7 @@ const results = {
   ingest: await ingestBench({ duration }),
   summary: await summaryBench({ reports }),
   beacon: await beaconBench(),
+  cspSuggestion: await cspSuggestionBench(),
 };
 
 console.log('\nIngest: bare node:http (the ceiling) against sitebeacon serve, side by side');
@@ -38,7 +40,7 @@ console.table(
     ]),
   ),
 );
-const { summary, beacon } = results;
+const { summary, beacon, cspSuggestion } = results;
 const ms = (value) => round(value, 3);
 console.log('\nRead path, beacon');
 console.table({
@@ -47,6 +49,10 @@ console.table({
   ['beacon.min.js raw / gzip -9 / brotli 11 (B)']: { value: `${beacon.size.raw} / ${beacon.size.gzip} / ${beacon.size.brotli}` },
   [`beacon start, main thread, cold renderer (ms, median of ${beacon.loads}, goal < 1)`]: { value: ms(beacon.start.beacon.coldMs), 'web-vitals IIFE alone': ms(beacon.start['web-vitals'].coldMs) },
   [`beacon start, main thread, warm reload (ms, goal < 1)`]: { value: ms(beacon.start.beacon.warmMs), 'web-vitals IIFE alone': ms(beacon.start['web-vitals'].warmMs) },
+  [`CSP suggested-policy, ${cspSuggestion.hosts} distinct blocked hosts (ms, median / p99 of ${cspSuggestion.calls})`]: {
+    value: `${ms(cspSuggestion.suggestion.medianMs)} / ${ms(cspSuggestion.suggestion.p99Ms)}`,
+  },
+  [`${cspSuggestion.health.path} p99 meanwhile (ms, goal < 100)`]: { value: ms(cspSuggestion.health.p99Ms), 'idle p99': ms(cspSuggestion.health.idleP99Ms) },
 });
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });

@@ -4,6 +4,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestCollector } from './testCollector';
+import { parsePolicy, SUGGESTION_LIMITS } from './core/csp';
+import { basePolicy, expectWellFormedSuggestion, hostileBlockedUri, hostileDirective, manyDistinctHosts, prototypeName } from './testing/cspArbitraries';
 
 const RUNS = Number(process.env.FUZZ_RUNS || 150);
 const SEED = Number(process.env.FUZZ_SEED || 20261122);
@@ -62,14 +64,25 @@ const jsonText = fc.oneof(
         session_id: fc.string(),
         metrics: fc.dictionary(fc.string({ maxLength: 6 }), fc.record({ value: fc.oneof(fc.double(), fc.nat()), rating: fc.string() })),
         'csp-report': fc.dictionary(
-          fc.constantFrom('document-uri', 'violated-directive', 'effective-directive', 'blocked-uri', 'line-number', 'x'),
-          fc.oneof(fc.string(), fc.integer(), fc.constant('chrome-extension://abc/x.js')),
+          fc.oneof(
+            { arbitrary: fc.constantFrom('document-uri', 'violated-directive', 'effective-directive', 'blocked-uri', 'line-number', 'x'), weight: 5 },
+            { arbitrary: prototypeName, weight: 1 },
+          ),
+          fc.oneof(
+            { arbitrary: fc.oneof(fc.string(), fc.integer(), fc.constant('chrome-extension://abc/x.js')), weight: 3 },
+            { arbitrary: fc.oneof(hostileDirective, hostileBlockedUri), weight: 2 },
+          ),
         ),
         type: fc.constantFrom('csp-violation', 'deprecation', ''),
         body: fc.dictionary(fc.string(), fc.jsonValue()),
         site_url: fc.oneof(fc.webUrl(), fc.string()),
         results: fc.array(fc.record({ action_id: fc.integer(), status: fc.string() })),
         __proto__: fc.jsonValue(),
+        // Object.prototype's names as fields (issue 11, class 4).
+        constructor: fc.jsonValue(),
+        toString: fc.jsonValue(),
+        prototype: fc.jsonValue(),
+        hasOwnProperty: fc.jsonValue(),
       },
       { requiredKeys: [] },
     )
@@ -125,3 +138,53 @@ test('arbitrary requests to every POST/PUT endpoint: never a 500, JSON errors, a
   // Still serving.
   expect((await collector.request('/api/test-connectivity')).status).toBe(200);
 }, 120_000);
+
+// Hostile CSP reports (issue 11, classes 3 to 5): directive names and blocked URIs with ";", ",",
+// quotes, whitespace, control characters and Object.prototype names, and batches of distinct hosts
+// that pile up over the runs. The suggested policy and the header stay well formed and bounded.
+const cspBatch = fc.oneof(
+  fc.array(fc.record({ directive: hostileDirective, blocked: hostileBlockedUri }), { minLength: 1, maxLength: 10 }),
+  fc.tuple(fc.nat({ max: 1e6 }), fc.integer({ min: 1, max: 100 }), fc.constantFrom('img-src', 'script-src-elem', 'connect-src')).map(([offset, count, directive]) =>
+    manyDistinctHosts(count).map((blocked) => ({ directive, blocked: blocked.replace('https://h', `https://h${offset}-`) })),
+  ),
+);
+
+test('hostile CSP reports and floods of hosts: the suggested policy and its header stay well formed, within the base and the cap', async () => {
+  const key = await collector.apiKey(siteKey);
+  const api = (method: string, path: string, body?: object) =>
+    collector.request(path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body && JSON.stringify(body),
+    });
+  const created = await api('POST', '/api/v1/csp-projects', { site_key: siteKey, name: 'fuzz', base_policy: "default-src 'self'" });
+  const { id } = (await created.json()) as { id: number };
+  await fc.assert(
+    fc.asyncProperty(basePolicy, cspBatch, fc.boolean(), async (base, batch, asReportingApi) => {
+      expect((await api('PATCH', `/api/v1/csp-projects/${id}`, { base_policy: base })).status).toBe(200);
+      const body = asReportingApi
+        ? JSON.stringify(batch.map(({ directive, blocked }) => ({ type: 'csp-violation', url: `${shop}/page`, body: { effectiveDirective: directive, blockedURL: blocked } })))
+        : JSON.stringify({ 'csp-report': { 'document-uri': `${shop}/page`, 'effective-directive': batch[0]!.directive, 'blocked-uri': batch[0]!.blocked } });
+      const posted = await collector.post(`/api/csp-reports/${siteKey}`, body, { origin: shop, 'content-type': asReportingApi ? 'application/reports+json' : 'application/csp-report' });
+      expect(posted.status).toBeLessThan(500);
+      const suggested = await api('GET', `/api/v1/csp-projects/${id}/suggested-policy`);
+      expect(suggested.status).toBe(200);
+      const suggestion = (await suggested.json()) as { policy: string; evidence: { groups: number } };
+      expectWellFormedSuggestion(base, suggestion, SUGGESTION_LIMITS.addedSourcesPerDirective);
+      expect(suggestion.evidence.groups).toBeLessThanOrEqual(SUGGESTION_LIMITS.evidenceGroups);
+      const header = await api('GET', `/api/v1/csp-projects/${id}/header?policy=suggested`);
+      expect(header.status).toBe(200);
+      const { value } = (await header.json()) as { value: string };
+      // The suggestion's own directives, then this collector's report-uri and report-to.
+      const written = parsePolicy(value);
+      const expected = parsePolicy(suggestion.policy);
+      for (const name of ['report-uri', 'report-to']) expected.delete(name);
+      expected.set('report-uri', [`http://127.0.0.1:8787/api/csp-reports/${siteKey}`]).set('report-to', ['sitebeacon']);
+      expect(written).toEqual(expected);
+      expect(value).not.toMatch(/[\x00-\x1f\x7f,"]|[^\x00-\x7f]/);
+      expect(collector.errors).toEqual([]);
+    }),
+    { numRuns: RUNS, seed: SEED },
+  );
+  // Hosts pile up over the runs (up to 100 a run): `npm run fuzz` gets the time it needs.
+}, Math.max(120_000, RUNS * 300));

@@ -37,9 +37,16 @@ test('the suggested policy allows exactly the observed sources: no further viola
   await expect.poll(() => page.evaluate(() => (window as any).violations.length)).toBe(3);
   await expect.poll(() => collector.exported(siteKey, 'csp'), { timeout: 10_000 }).toHaveLength(3);
 
-  // 2. The project's suggestion from those stored reports.
+  // 2. The project's suggestion from those stored reports. Reports are unauthenticated, so it never
+  // adds 'unsafe-eval' by itself (issue 11, class 3): it lists it as withheld, and the owner decides.
   const project = await api('POST', '/api/v1/csp-projects', { site_key: siteKey, name: 'Shop', mode: 'enforce', base_policy: basePolicy });
+  const withheld = await api('GET', `/api/v1/csp-projects/${project.id}/suggested-policy`);
+  expect(withheld.policy).toBe("default-src 'self'; img-src 'self' https://cdn.example.net; script-src 'self' 'unsafe-inline' https://ads.example.org");
+  expect(withheld.withheld).toEqual([{ directive: 'script-src', source: "'unsafe-eval'", reports: 1, reason: 'unsafe_keyword' }]);
+  // The owner accepts eval in the base policy; the suggestion then covers all three reports.
+  await api('PATCH', `/api/v1/csp-projects/${project.id}`, { base_policy: basePolicy.replace("'unsafe-inline'", "'unsafe-inline' 'unsafe-eval'") });
   const suggestion = await api('GET', `/api/v1/csp-projects/${project.id}/suggested-policy`);
+  expect(suggestion.withheld).toEqual([]);
   expect(suggestion.policy).toBe(
     "default-src 'self'; img-src 'self' https://cdn.example.net; script-src 'self' 'unsafe-inline' 'unsafe-eval' https://ads.example.org",
   );

@@ -50,3 +50,93 @@ test('a report whose directive is named like an Object.prototype member does not
   }
   expect(collector.errors).toEqual([]);
 });
+
+test('a base policy or name with NUL or control characters, or outside the CSP grammar, is refused with 400 (issue 11, class 9)', async () => {
+  const id = await createProject("default-src 'self'");
+  const refusals: Array<[object, string]> = [
+    [{ base_policy: "default-src 'self'\u0000; script-src *" }, 'control characters'],
+    [{ base_policy: "default-src 'self'\r\nX-Injected: 1" }, 'control characters'],
+    [{ base_policy: "default-src 'self'\tdata:" }, 'control characters'],
+    [{ base_policy: "default-src 'self' https://a.example,b" }, 'is not a source expression'],
+    [{ base_policy: 'script-src "unsafe-inline"' }, 'is not a source expression'],
+    [{ base_policy: "img_src 'self'" }, 'is not a directive name'],
+    [{ base_policy: "img-src 'self'; img-src *" }, 'appears twice'],
+    [{ base_policy: 'img-src https://ü.example' }, 'must be ASCII'],
+    [{ base_policy: "img-src 'none' 'self'" }, "'none' must stand alone"],
+    [{ name: 'Shop\u0000' }, 'control characters'],
+    [{ name: 'Shop\nX-Injected: 1' }, 'control characters'],
+  ];
+  for (const [changes, message] of refusals) {
+    const patched = await call('PATCH', `/api/v1/csp-projects/${id}`, changes);
+    expect(patched.status, JSON.stringify(changes)).toBe(400);
+    expect(await json(patched)).toEqual({ error: { code: 'invalid_request', message: expect.stringContaining(message) } });
+    const created = await call('POST', '/api/v1/csp-projects', { site_key: site, name: 'x', base_policy: "default-src 'self'", ...changes });
+    expect(created.status, JSON.stringify(changes)).toBe(400);
+  }
+  expect(await json(await call('GET', `/api/v1/csp-projects/${id}`))).toMatchObject({ name: 'Shop', base_policy: "default-src 'self'" });
+});
+
+test('hostile reports (";", ",", quotes, whitespace in directives and URIs) never reach the policy or the header', async () => {
+  const id = await createProject("default-src 'self'; script-src 'self'; report-uri https://old.example/r");
+  const hostile: Array<[string, string]> = [
+    ['img-src', "https://cdn.example/x.png; script-src 'unsafe-inline'"],
+    ['img-src', 'https://cdn2.example/a.png, script-src *'],
+    ["img-src 'unsafe-inline'", 'https://cdn3.example/a.png'],
+    ['img-src;script-src', 'https://cdn4.example/a.png'],
+    ['script-src-elem', 'https://ads.example/"onload=x.js'],
+    ['script-src-elem', "https://ads2.example/'x'.js"],
+    ['img-src', 'inline'],
+    ['script-src', 'eval'],
+    ['img-src', 'https://ok.example/a.png'],
+  ];
+  for (const [directive, blocked] of hostile) expect((await report(directive, blocked)).status).toBe(202);
+  const suggestion = await json(await call('GET', `/api/v1/csp-projects/${id}/suggested-policy`));
+  // Paths, queries and quotes never reach a source: only origins do.
+  expect(suggestion.policy).toBe(
+    "default-src 'self' https://cdn.example https://cdn2.example https://ok.example; script-src 'self' https://ads.example https://ads2.example; report-uri https://old.example/r",
+  );
+  expect(suggestion.withheld).toEqual([{ directive: 'script-src', source: "'unsafe-eval'", reports: 1, reason: 'unsafe_keyword' }]);
+  expect(suggestion.evidence).toEqual({ groups: 9, limit: 1000, truncated: false });
+  expect(suggestion).not.toHaveProperty('structure');
+
+  const header = await json(await call('GET', `/api/v1/csp-projects/${id}/header?policy=suggested`));
+  // Built from the structure: the base's report-uri is replaced, not doubled.
+  expect(header.value).toBe(
+    "default-src 'self' https://cdn.example https://cdn2.example https://ok.example; script-src 'self' https://ads.example https://ads2.example; "
+      + `report-uri http://127.0.0.1:8787/api/csp-reports/${site}; report-to sitebeacon`,
+  );
+});
+
+test('50,000 distinct blocked hosts stored: the endpoint reads the top 1,000 groups and answers a deployable policy (issue 11, class 5)', async () => {
+  const id = await createProject("default-src 'self'; img-src 'self'; script-src 'self'");
+  const now = Date.now();
+  const violation = (directive: string, blocked: string) => ({
+    report_type: 'csp-violation', document_uri: 'https://shop.example/', effective_directive: directive, violated_directive: directive, blocked_uri: blocked,
+  });
+  // What the page really loads, reported often.
+  const real = [
+    ...Array.from({ length: 30 }, () => violation('img-src', 'https://cdn.shop-assets.example/a.png')),
+    ...Array.from({ length: 20 }, () => violation('script-src-elem', 'https://js.partner.example/tag.js')),
+  ];
+  await collector.store.insertCspReports(site, real, { receivedAt: now });
+  // A flood of forged reports, each from another host.
+  for (let batch = 0; batch < 50; batch++) {
+    const flood = Array.from({ length: 1000 }, (_, index) => violation(index % 2 ? 'img-src' : 'script-src-elem', `https://h${batch * 1000 + index}.flood.example/x`));
+    await collector.store.insertCspReports(site, flood, { receivedAt: now });
+  }
+  const response = await call('GET', `/api/v1/csp-projects/${id}/suggested-policy`);
+  expect(response.status).toBe(200);
+  const suggestion = await json(response);
+  expect(suggestion.evidence).toEqual({ groups: 1000, limit: 1000, truncated: true });
+  // Ties (one report each) are read in directive order: the 998 flood groups read are img-src's,
+  // and collapse into one wildcard; the sources the page needs are all there.
+  expect(suggestion.policy).toBe(
+    "default-src 'self'; img-src 'self' https://*.flood.example https://cdn.shop-assets.example; script-src 'self' https://js.partner.example",
+  );
+  expect(suggestion.directives).toEqual([
+    { directive: 'img-src', added: [{ source: 'https://*.flood.example', reports: 998 }, { source: 'https://cdn.shop-assets.example', reports: 30 }], collapsed: 998 },
+    { directive: 'script-src', added: [{ source: 'https://js.partner.example', reports: 20 }] },
+  ]);
+  expect(suggestion.based_on_reports).toBe(30 + 20 + 998);
+  expect((await call('GET', `/api/v1/csp-projects/${id}/header?policy=suggested`)).status).toBe(200);
+}, 60_000);

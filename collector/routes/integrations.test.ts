@@ -150,6 +150,8 @@ describe('WordPress', () => {
     ['register with a wrong key', () => register('sbk_wrong'), 401, 'unauthorized'],
     ['register with no site_url', () => call('POST', '/api/v1/wordpress/register', installationKey, { site_name: 'x' }), 400, 'invalid_request'],
     ['register with an ftp site_url', () => register(installationKey, { site_url: 'ftp://wp.example' }), 400, 'invalid_request'],
+    // Found by `npm run fuzz`: the protocol check parsed a string that was no URL (a 500).
+    ['register with a site_url that is no URL', () => register(installationKey, { site_url: 'cq{W4' }), 400, 'invalid_request'],
     ['register with bad JSON', () => call('POST', '/api/v1/wordpress/register', installationKey, '{"site_url":'), 400, 'invalid_json'],
     ['check-in of a site that never registered', () => call('POST', '/api/v1/wordpress/check-in', shopKey, {}), 404, 'unknown_site'],
     ['check-in with an installation key and no site_key', () => call('POST', '/api/v1/wordpress/check-in', installationKey, {}), 400, 'invalid_request'],

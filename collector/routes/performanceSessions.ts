@@ -1,10 +1,9 @@
 import type { H3 } from 'h3';
-import * as v from 'valibot';
 import { apiError } from '../http/apiError';
 import { accepted, ingestRoutes, type IngestDeps } from '../http/ingestRoutes';
 import { JSON_MEDIA_TYPES } from '../http/readJsonBody';
 import { describeIssues } from '../schemas/describeIssues';
-import { PerformanceSessionSchema } from '../schemas/performanceSession';
+import { parsePerformanceSession } from '../schemas/performanceSession';
 
 /**
  * `POST` and `PUT /api/performance-sessions/{site_key}` with the preflight: the first submission
@@ -18,7 +17,7 @@ export const performanceSessionRoutes = (app: H3, deps: IngestDeps) =>
     mediaTypes: JSON_MEDIA_TYPES,
     unkeyed: false,
     async handle({ event, site, body, userAgent }) {
-      const parsed = v.safeParse(PerformanceSessionSchema, body);
+      const parsed = parsePerformanceSession(body);
       if (!parsed.success) throw apiError(400, 'invalid_report', describeIssues(parsed.issues));
       await deps.store.upsertPerformanceSession(site.siteKey, parsed.output, { receivedAt: Date.now(), userAgent });
       return accepted(event, 1);

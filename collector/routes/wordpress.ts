@@ -18,7 +18,8 @@ const siteUrl = v.pipe(
   v.string(),
   v.maxLength(2048),
   v.url('site_url must be an absolute URL'),
-  v.check((url) => /^https?:$/.test(new URL(url).protocol), 'site_url must be http or https'),
+  // valibot runs this check even after v.url failed: a string that is no URL must not throw here.
+  v.check((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), 'site_url must be http or https'),
 );
 const object = v.optional(v.pipe(v.record(v.string(), v.unknown()), v.check((value) => JSON.stringify(value).length <= 8192, 'at most 8 KiB of JSON')));
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { NewCspReport } from '../store/store';
 import { describeIssues } from './describeIssues';
-import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra } from './fields';
+import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra, withReservedFields } from './fields';
 
 /**
  * CSP2 field names (`{"csp-report": {...}}`, spec section 2) and the names the Reporting API
@@ -54,9 +54,12 @@ const CspBodySchema = v.pipe(
   }),
 );
 
-/** Copies a camelCase (Reporting API) CSP body onto the CSP2 names; CSP2 names win. */
+/**
+ * Copies a camelCase (Reporting API) CSP body onto the CSP2 names; CSP2 names win. The copy has
+ * no prototype: a `__proto__` member stays a member, and the schema never reads fields from it.
+ */
 const toCsp2Names = (body: Record<string, unknown>) => {
-  const renamed: Record<string, unknown> = {};
+  const renamed = Object.create(null) as Record<string, unknown>;
   const aliased = new Set(Object.values(ALIASES).flat());
   for (const [name, value] of Object.entries(body)) if (!aliased.has(name)) renamed[name] = value;
   for (const [name, aliases] of Object.entries(ALIASES)) {
@@ -84,7 +87,10 @@ const fromReportingReport = (input: unknown): Parsed => {
   if (!report.success) return report;
   const { type, age, url, body } = report.output;
   if (type == 'csp-violation') {
-    const parsed = v.safeParse(CspBodySchema, { 'document-uri': url, ...toCsp2Names(body) });
+    // The body as it arrived: valibot's record left out members named like `constructor`.
+    const renamed = toCsp2Names((input as { body: Record<string, unknown> }).body);
+    const parsed = v.safeParse(CspBodySchema, { 'document-uri': url, ...renamed });
+    if (parsed.success) withReservedFields(parsed.output, renamed);
     if (parsed.success && age !== undefined) parsed.output.age = Math.round(age);
     return parsed;
   }
@@ -128,8 +134,9 @@ export const parseCspReports = (body: unknown): CspParseResult => {
   }
   if (body && typeof body == 'object' && Object.hasOwn(body, 'csp-report')) {
     const inner = (body as Record<string, unknown>)['csp-report'];
-    const parsed = v.safeParse(CspBodySchema, inner && typeof inner == 'object' ? toCsp2Names(inner as Record<string, unknown>) : inner);
-    return parsed.success ? { success: true, output: [parsed.output] } : fail(parsed.issues, 'csp-report: ');
+    const renamed = inner && typeof inner == 'object' ? toCsp2Names(inner as Record<string, unknown>) : inner;
+    const parsed = v.safeParse(CspBodySchema, renamed);
+    return parsed.success ? { success: true, output: [withReservedFields(parsed.output, renamed)] } : fail(parsed.issues, 'csp-report: ');
   }
   if (body && typeof body == 'object' && Object.hasOwn(body, 'type')) {
     const parsed = fromReportingReport(body);

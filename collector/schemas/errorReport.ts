@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { NewErrorReport } from '../store/store';
-import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra } from './fields';
+import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra, withReservedFields } from './fields';
 
 const knownFields = {
   error_type: v.pipe(v.string(), v.minLength(1, 'error_type must not be empty'), v.maxLength(64)),
@@ -41,5 +41,10 @@ const ErrorReportArraySchema = v.pipe(
  * const result = parseErrorReports(JSON.parse(body));
  * if (result.success) store.insertErrorReports(siteKey, result.output, context);
  */
-export const parseErrorReports = (body: unknown) =>
-  Array.isArray(body) ? v.safeParse(ErrorReportArraySchema, body) : v.safeParse(SingleErrorReportSchema, body);
+export const parseErrorReports = (body: unknown) => {
+  const items: unknown[] = Array.isArray(body) ? body : [body];
+  const parsed = Array.isArray(body) ? v.safeParse(ErrorReportArraySchema, body) : v.safeParse(SingleErrorReportSchema, body);
+  // Fields named `constructor` or `prototype` go to `extra` too (issue 11, class 4).
+  if (parsed.success) parsed.output.forEach((report, index) => withReservedFields(report, items[index]));
+  return parsed;
+};

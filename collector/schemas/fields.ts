@@ -11,15 +11,64 @@ export const optionalFinite = () => v.optional(v.pipe(v.number(), v.finite()));
 export const MAX_EXTRA_JSON = 4096;
 
 /**
+ * Own keys valibot's object and record schemas skip without a word (`_isValidObjectKey`, their
+ * guard against prototype pollution) that a report may legitimately carry (issue 11, class 4).
+ * The third, `__proto__`, stays dropped: no JavaScript object literal or JSON.stringify of a
+ * plain object produces it, so it is never a client's field, only an attempt at pollution.
+ */
+const RESERVED_KEYS = ['constructor', 'prototype'] as const;
+
+/** A null-prototype copy: `__proto__` or `constructor` are plain keys of it, never its prototype. */
+const dictionary = (entries: Iterable<readonly [string, unknown]>) => {
+  const object = Object.create(null) as Record<string, unknown>;
+  for (const [name, value] of entries) Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
+  return object;
+};
+
+/**
  * Splits a loosely parsed object into its known fields and `extra` (the rest, kept when its JSON
- * is at most MAX_EXTRA_JSON characters). valibot's looseObject already drops "__proto__",
- * "prototype" and "constructor" keys, so the copies below cannot touch a prototype.
+ * is at most MAX_EXTRA_JSON characters). "Known" means an own key of `known`: `toString` or
+ * `hasOwnProperty` in a report are extra fields, not Object.prototype's. `extra` has no prototype.
  */
 export const splitExtra = <T>(input: Record<string, unknown>, known: Record<string, unknown>): T => {
   const record: Record<string, unknown> = {};
-  const extra: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(input)) (name in known ? record : extra)[name] = value;
-  const json = JSON.stringify(extra);
-  if (json.length > 2 && json.length <= MAX_EXTRA_JSON) record.extra = extra;
+  const extra: Array<[string, unknown]> = [];
+  for (const [name, value] of Object.entries(input)) {
+    if (Object.hasOwn(known, name)) record[name] = value;
+    else extra.push([name, value]);
+  }
+  const json = JSON.stringify(dictionary(extra));
+  if (json.length > 2 && json.length <= MAX_EXTRA_JSON) record.extra = dictionary(extra);
   return record as T;
 };
+
+/**
+ * Puts the fields valibot skipped (`constructor` and `prototype` own keys of `raw`, the object as
+ * it arrived) into `record.extra`, still bounded by MAX_EXTRA_JSON: no legitimate field
+ * is lost, and none is ever read from or written to a prototype.
+ *
+ * @example
+ * withReservedFields(parsed.output, JSON.parse('{"error_type":"x","error_message":"m","constructor":"MyError"}'));
+ * // parsed.output.extra: { constructor: 'MyError' }
+ */
+export const withReservedFields = <T extends { extra?: Record<string, unknown> | undefined }>(record: T, raw: unknown): T => {
+  if (!raw || typeof raw != 'object') return record;
+  const reserved = RESERVED_KEYS.filter((name) => Object.hasOwn(raw, name));
+  if (!reserved.length) return record;
+  const extra = dictionary([
+    ...Object.entries(record.extra ?? {}),
+    ...reserved.map((name) => [name, Object.getOwnPropertyDescriptor(raw, name)!.value] as const),
+  ]);
+  if (JSON.stringify(extra).length <= MAX_EXTRA_JSON) record.extra = extra;
+  return record;
+};
+
+/**
+ * The first own key of `raw` that valibot's record schema would skip (`__proto__` included), to
+ * refuse it with a clear 400 where the keys are names (metric names), not free fields.
+ *
+ * @example
+ * reservedKeyOf(JSON.parse('{"constructor": {"value": 1}}')); // 'constructor'
+ */
+export const reservedKeyOf = (raw: unknown) =>
+  raw && typeof raw == 'object' ? ['__proto__', ...RESERVED_KEYS].find((name) => Object.hasOwn(raw, name)) : undefined;

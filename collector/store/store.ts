@@ -237,9 +237,9 @@ export interface Store {
   updateCspProject(id: number, changes: Partial<Pick<CspProject, 'name' | 'mode' | 'base_policy'>>): Promise<CspProject>;
   deleteCspProject(id: number): Promise<void>;
   /**
-   * The policy suggestion's evidence: stored CSP violations grouped by directive and blocked origin
-   * (scheme and host), one sample blocked URI and document URI each, the `limit` largest groups by
-   * report count (issue 11, class 5: a bounded read).
+   * The policy suggestion's evidence: stored CSP violations grouped by directive and blocked host
+   * (the URL's host and port, or the keyword), one sample blocked URI and document URI each, the
+   * `limit` largest groups by report count (issue 11, class 5: a bounded read).
    */
   cspEvidence(siteKey: string, options: { limit: number }): Promise<Array<{ directive: string; blocked_uri: string; document_uri: string; reports: number }>>;
   addServerAgent(input: Omit<ServerAgent, 'registered_at' | 'last_heartbeat_at' | 'status'>): Promise<ServerAgent>;

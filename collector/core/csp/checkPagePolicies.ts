@@ -37,7 +37,7 @@ const hashMatches = (list: readonly string[], integrity: string | undefined) => 
  *
  * With `'strict-dynamic'` a parser-inserted script is allowed only by a nonce or its integrity
  * hash (CSP3 https://w3c.github.io/webappsec-csp/#strict-dynamic-usage): pass `scriptIntegrity` (`sha384-...`, as in the script tag) to test
- * and suggest the hash.
+ * and suggest the hash. The URLs must be absolute (a TypeError otherwise: the caller validates them).
  *
  * @example
  * checkPagePolicies({

@@ -16,7 +16,7 @@ const addTo = (sources: Map<string, number>, source: string, reports: number) =>
  *
  * @example
  * collapseSources(new Map([['https://a.cdn.example', 2], ['https://b.cdn.example', 1], ["'self'", 4]]), 2);
- * // { sources: Map { "'self'" => 4, 'https://*.cdn.example' => 3 }, collapsed: 2 }
+ * // { sources: Map { 'https://*.cdn.example' => 3, "'self'" => 4 }, collapsed: 2 }
  */
 export const collapseSources = (added: ReadonlyMap<string, number>, cap: number): { sources: Map<string, number>; collapsed: number } => {
   if (added.size <= cap) return { sources: new Map(added), collapsed: 0 };

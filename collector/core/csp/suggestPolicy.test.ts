@@ -105,6 +105,13 @@ describe('unsafe sources (issue 11, class 3)', () => {
     expect(suggestion.withheld).toEqual([]);
   });
 
+  test('a keyword never lands in a directive it does not fit, even when the base has it further down the chain', () => {
+    const base = "default-src 'self' 'unsafe-eval' 'unsafe-inline'; style-src 'self'; img-src 'self'";
+    const suggestion = suggestPolicy(base, [row('style-src', 'eval', 9), row('img-src', 'eval', 9), row('img-src', 'inline', 9), row('font-src', 'inline', 9)]);
+    expect(suggestion.policy).toBe(base);
+    expect(suggestion.based_on_reports).toBe(0);
+  });
+
   test('data: for images where default-src governs scripts: images get their own directive instead', () => {
     const suggestion = suggestPolicy("default-src 'self'", [
       row('img-src', 'https://cdn.example/a.png', 5),

@@ -32,9 +32,10 @@ export interface Suggestion {
 const UNSAFE_KEYWORDS: ReadonlySet<string> = /* @__PURE__ */ new Set(["'unsafe-inline'", "'unsafe-eval'", "'wasm-unsafe-eval'", "'unsafe-hashes'"]);
 /** Scheme sources that let a page run script it did not ship, when they govern scripts or workers. */
 const SCRIPT_SCHEMES: ReadonlySet<string> = /* @__PURE__ */ new Set(['data:', 'blob:', 'filesystem:']);
-const SCRIPT_DIRECTIVES: ReadonlySet<string> = /* @__PURE__ */ new Set(['script-src', 'script-src-elem', 'script-src-attr', 'worker-src']);
 /** The effective directives of script execution: whatever governs one of them governs scripts. */
 const SCRIPT_FETCHES = ['script-src-elem', 'script-src-attr', 'worker-src'];
+/** Every directive that may govern script execution (their fallback lists). */
+const SCRIPT_GOVERNORS: ReadonlySet<string> = /* @__PURE__ */ new Set(SCRIPT_FETCHES.flatMap((name) => directiveFallbackList(name)));
 
 const lower = (tokens: readonly string[]) => tokens.map((token) => token.toLowerCase());
 const withoutNone = (tokens: readonly string[]) => tokens.filter((token) => token.toLowerCase() != "'none'");
@@ -59,8 +60,9 @@ const isAllowed = (list: readonly string[], candidate: Candidate, origin: URL) =
  *   fetch directives, and the policy is built as a structure and serialized once;
  * - a keyword only where it fits the directive (`inline` for script and style, `eval` for script-src);
  * - `'unsafe-inline'`, `'unsafe-eval'`, `'wasm-unsafe-eval'`, `'unsafe-hashes'` only when the base
- *   policy had it in that directive's fallback chain, and `data:`, `blob:`, `filesystem:` for
- *   scripts or workers likewise; otherwise they are listed in `withheld` for the owner to decide;
+ *   policy had it in that directive's fallback chain, and `data:`, `blob:`, `filesystem:` for a
+ *   directive that may govern scripts or workers likewise; otherwise they are listed in `withheld`
+ *   for the owner to decide;
  * - a `data:`/`blob:`/`filesystem:` source for another kind (an image) never widens a directive that
  *   also governs scripts: that kind gets its own directive, a copy of the governing one plus the source;
  * - at most `limits.addedSourcesPerDirective` added sources per directive (`collapseSources`);
@@ -102,7 +104,8 @@ export const suggestPolicy = (basePolicy: string, evidence: readonly Evidence[],
       basedOn += reports;
       continue;
     }
-    const unsafe = UNSAFE_KEYWORDS.has(candidate.source) || (SCRIPT_SCHEMES.has(candidate.source) && SCRIPT_DIRECTIVES.has(directive));
+    const scriptScheme = SCRIPT_SCHEMES.has(candidate.source);
+    const unsafe = UNSAFE_KEYWORDS.has(candidate.source) || (scriptScheme && SCRIPT_GOVERNORS.has(directive));
     if (unsafe && !baseChainHas(chain, candidate.source)) {
       const key = `${directive} ${candidate.source}`;
       const entry = withheld.get(key) ?? {
@@ -115,8 +118,8 @@ export const suggestPolicy = (basePolicy: string, evidence: readonly Evidence[],
       withheld.set(key, entry);
       continue;
     }
-    if (SCRIPT_SCHEMES.has(candidate.source) && !SCRIPT_DIRECTIVES.has(directive) && target != directive &&
-      SCRIPT_FETCHES.some((fetch) => governingDirective(before, fetch) == target)) {
+    // data: for images where default-src also governs scripts: images get their own directive.
+    if (scriptScheme && !SCRIPT_GOVERNORS.has(directive) && SCRIPT_FETCHES.some((fetch) => governingDirective(before, fetch) == target)) {
       before.set(directive, withoutNone(before.get(target)!));
       added.set(directive, new Map(added.get(target)));
       target = directive;

@@ -8,7 +8,13 @@ const isDefaultPort = (port: string, scheme: string) => DEFAULT_PORTS.get(scheme
 const schemeOf = (url: URL) => url.protocol.slice(0, -1);
 const IPV4 = /^(?:[0-9]{1,3}\.){3}[0-9]{1,3}$/;
 
-/** CSP3 `scheme-part` matching (#match-schemes): A may be upgraded to B, never downgraded. */
+/**
+ * CSP3 `scheme-part` matching (#match-schemes): A may be upgraded to B, never downgraded.
+ *
+ * @example
+ * schemePartMatches('http', 'https'); // true
+ * schemePartMatches('https', 'http'); // false
+ */
 export const schemePartMatches = (a: string, b: string) => {
   a = a.toLowerCase();
   b = b.toLowerCase();
