@@ -3,28 +3,16 @@
 // health endpoint, one request in flight at a time: its p99 shows how long the suggestion holds the
 // collector's event loop. `sitebeacon serve` runs in its own process, on a fresh SQLite file seeded
 // through the store. Loopback only, a bounded number of calls.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStore, hashApiKey } from '../dist/collector.js';
+import { serveArgs, startServer } from './startServer.mjs';
+import { createSqliteStore, hashApiKey, newCspReport, newSiteKey } from '../dist/collector.js';
 
-const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
 // TODO(issue 11): switch to '/api/health' once the refactor adds it (design, "Collector"); until
 // then test-connectivity is the cheapest answer the collector gives.
 const HEALTH_PATH = '/api/test-connectivity';
 
-const start = (args) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ url: match[1], stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))) });
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
 
 const percentile = (samples, share) => {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -51,28 +39,28 @@ export const cspSuggestionBench = async ({ hosts = 50_000, calls = 50 } = {}) =>
   let server;
   try {
     const store = createSqliteStore({ file });
-    const site = await store.addSite({ name: 'Bench', allowedOrigins: ['https://shop.example'] });
+    const site = await store.sites.create({ site_key: newSiteKey(), name: 'Bench', allowed_origins: ['https://shop.example'] });
     const key = 'sbk_bench_' + Math.random().toString(36).slice(2);
-    await store.createApiKey({ keyHash: hashApiKey(key), name: 'bench', siteKey: site.siteKey });
-    const project = await store.createCspProject({
-      site_key: site.siteKey, name: 'Bench', mode: 'report-only', base_policy: "default-src 'self'; img-src 'self'; script-src 'self'",
+    await store.apiKeys.create({ key_hash: hashApiKey(key), name: 'bench', site_key: site.site_key });
+    const project = await store.cspProjects.create({
+      site_key: site.site_key, name: 'Bench', mode: 'report-only', base_policy: "default-src 'self'; img-src 'self'; script-src 'self'",
     });
     const violation = (directive, blocked) => ({
       report_type: 'csp-violation', document_uri: 'https://shop.example/', effective_directive: directive, violated_directive: directive, blocked_uri: blocked,
     });
     const now = Date.now();
     // What the page really needs, reported often, then the flood: one report per distinct host.
-    await store.insertCspReports(site.siteKey, Array.from({ length: 200 }, (_, n) => violation(n % 2 ? 'img-src' : 'script-src-elem', `https://cdn${n % 4}.shop.example/a`)), { receivedAt: now });
+    await store.csp.insert(site.site_key, Array.from({ length: 200 }, (_, n) => violation(n % 2 ? 'img-src' : 'script-src-elem', `https://cdn${n % 4}.shop.example/a`)).map(newCspReport), { received_at: now });
     for (let offset = 0; offset < hosts; offset += 5000) {
       const batch = Array.from({ length: Math.min(5000, hosts - offset) }, (_, i) => {
         const n = offset + i;
         return violation(['img-src', 'script-src-elem', 'connect-src', 'font-src'][n % 4], `https://h${n}.flood${n % 500}.example/x.js`);
       });
-      await store.insertCspReports(site.siteKey, batch, { receivedAt: now });
+      await store.csp.insert(site.site_key, batch.map(newCspReport), { received_at: now });
     }
     await store.close();
 
-    server = await start([CLI, 'serve', '--port', '0', '--db', file, '--rate-limit', '0', '--site-rate-limit', '0', '--log-level', 'silent']);
+    server = await startServer(serveArgs(file, '--log-level', 'silent'));
     const { url } = server;
     const suggest = async () => {
       const t0 = performance.now();

@@ -1,27 +1,14 @@
 // Ingest throughput (issue 6, parts 1 and 2): autocannon against the bare node:http ceiling and
 // against `sitebeacon serve` on a fresh SQLite file (rate limits off: all load comes from one
 // loopback address), side by side in one run. Loopback only, fixed durations.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serveArgs, startServer } from './startServer.mjs';
 import autocannon from 'autocannon';
 
-const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
 const CEILING = new URL('./ceiling.mjs', import.meta.url).pathname;
 
-/** Starts a server process and resolves with its URL and a stop function. */
-const start = (args) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ url: match[1], stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))) });
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
 
 /** A realistic ~600-byte error report. */
 export const errorReport = (i = 0) => ({
@@ -79,8 +66,8 @@ export const ingestBench = async ({ duration = 5 } = {}) => {
   const rows = [];
   for (const scenario of scenarios) {
     const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-bench-'));
-    const ceiling = await start([CEILING]);
-    const collector = await start([CLI, 'serve', '--port', '0', '--db', join(dir, 'bench.db'), '--rate-limit', '0', '--site-rate-limit', '0', '--log-level', 'silent']);
+    const ceiling = await startServer([CEILING]);
+    const collector = await startServer(serveArgs(join(dir, 'bench.db'), '--log-level', 'silent'));
     try {
       const measured = {};
       for (const [target, server] of [['ceiling', ceiling], ['sitebeacon', collector]]) {

@@ -3,29 +3,19 @@
 // never finish their body. It checks that memory stays bounded, that slow clients are cut off
 // without holding the server, and that every acknowledged report, and nothing else, is stored.
 // Loopback only; exits 1 when a check fails.  node bench/soak.mjs
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorReport } from './ingest.mjs';
+import { CLI, serveArgs, startServer } from './startServer.mjs';
 
 const SECONDS = Number(process.env.SOAK_SECONDS || 300);
-const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-soak-'));
 const db = join(dir, 'soak.db');
 
-const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--db', db, '--rate-limit', '0', '--site-rate-limit', '0', '--log-level', 'error'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const url = await new Promise((resolve) => {
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-    const match = /listening on (http:\/\/\S+)/.exec(out);
-    if (match) resolve(match[1]);
-  });
-});
+const { url, child } = await startServer(serveArgs(db, '--log-level', 'error'));
 const port = Number(new URL(url).port);
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
 

@@ -4,13 +4,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCollector, createSqliteStore, hashApiKey } from '../dist/collector.js';
+import { createCollector, createSqliteStore, hashApiKey, newCspReport, newErrorReport, newSiteKey } from '../dist/collector.js';
 
 export const summaryBench = async ({ reports = 1_000_000, calls = 20 } = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-summary-'));
   const store = createSqliteStore({ file: join(dir, 'bench.db') });
   try {
-    const site = await store.addSite({ name: 'Bench', allowedOrigins: ['https://shop.example'] });
+    const site = await store.sites.create({ site_key: newSiteKey(), name: 'Bench', allowed_origins: ['https://shop.example'] });
     const started = performance.now();
     const day = 86_400_000;
     const now = Date.now();
@@ -28,7 +28,7 @@ export const summaryBench = async ({ reports = 1_000_000, calls = 20 } = {}) => 
         };
       });
       // Spread over 30 days, so `since` has something to cut.
-      await store.insertErrorReports(site.siteKey, rows, { receivedAt: now - Math.floor(((reports - offset) / reports) * 30 * day) });
+      await store.errors.insert(site.site_key, rows.map(newErrorReport), { received_at: now - Math.floor(((reports - offset) / reports) * 30 * day) });
     }
     const cspRows = Array.from({ length: 50_000 }, (_, n) => ({
       report_type: 'csp-violation',
@@ -37,22 +37,22 @@ export const summaryBench = async ({ reports = 1_000_000, calls = 20 } = {}) => 
       violated_directive: 'img-src',
       blocked_uri: `https://cdn${n % 40}.example/x`,
     }));
-    await store.insertCspReports(site.siteKey, cspRows, { receivedAt: now });
+    await store.csp.insert(site.site_key, cspRows.map(newCspReport), { received_at: now });
     for (let n = 0; n < 20_000; n += 1) {
       const metrics = { LCP: { value: 800 + (n % 4000) }, INP: { value: 40 + (n % 600) }, CLS: { value: (n % 40) / 100 }, FCP: { value: 500 + (n % 2500) }, TTFB: { value: 100 + (n % 1500) } };
-      store.upsertPerformanceSession(site.siteKey, { session_id: `s${n}`, metrics }, { receivedAt: now });
+      store.performance.upsert(site.site_key, { session_id: `s${n}`, metrics }, { received_at: now });
     }
-    await store.upsertPerformanceSession(site.siteKey, { session_id: 'last', metrics: { LCP: { value: 1 } } }, { receivedAt: now });
+    await store.performance.upsert(site.site_key, { session_id: 'last', metrics: { LCP: { value: 1 } } }, { received_at: now });
     const seedSeconds = (performance.now() - started) / 1000;
 
     const key = 'sbk_bench_' + Math.random().toString(36).slice(2);
-    await store.createApiKey({ keyHash: hashApiKey(key), name: 'bench', siteKey: site.siteKey });
+    await store.apiKeys.create({ key_hash: hashApiKey(key), name: 'bench', site_key: site.site_key });
     const app = createCollector({ store, beaconFile: '/dev/null', links: { appUrl: () => 'http://127.0.0.1' }, rateLimits: { perIp: 0, perSite: 0 } });
     const timeCall = async (query) => {
       const samples = [];
       for (let i = 0; i < calls; i++) {
         const t0 = performance.now();
-        const response = await app.fetch(new Request(`http://127.0.0.1/api/v1/sites/${site.siteKey}/summary${query}`, { headers: { authorization: `Bearer ${key}` } }));
+        const response = await app.fetch(new Request(`http://127.0.0.1/api/v1/sites/${site.site_key}/summary${query}`, { headers: { authorization: `Bearer ${key}` } }));
         if (response.status != 200) throw new Error(`summary answered ${response.status}`);
         await response.json();
         samples.push(performance.now() - t0);

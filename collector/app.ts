@@ -1,42 +1,45 @@
 import { H3 } from 'h3';
+import type { AgentUpdates } from './agents/updates';
+import type { Links } from './core/setupUrls';
 import { toErrorResponse } from './http/apiError';
 import { clientIp } from './http/clientIp';
+import { mountRoutes } from './http/mountRoutes';
 import { createRateCheck } from './http/rateCheck';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimiter';
+import type { Route } from './http/route';
 import { beaconScriptRoutes } from './routes/beaconScript';
 import { connectivityRoutes } from './routes/connectivity';
+import { cspProjectRoutes } from './routes/cspProjects';
 import { cspReportRoutes } from './routes/cspReports';
 import { demoRoutes } from './routes/demo';
 import { errorReportRoutes } from './routes/errorReports';
+import { openApiRoutes } from './routes/openapi';
 import { performanceSessionRoutes } from './routes/performanceSessions';
 import { readApiRoutes } from './routes/readApi';
-import { cspProjectRoutes } from './routes/cspProjects';
-import { openApiRoutes } from './routes/openapi';
-import { serverAgentRoutes, type AgentUpdates } from './routes/serverAgents';
+import { serverAgentRoutes } from './routes/serverAgents';
 import { verifyApiKeyRoutes } from './routes/verifyApiKey';
 import { wordpressRoutes } from './routes/wordpress';
-import type { Links } from './links';
-import type { Store } from './store/store';
+import type { Store } from './store/contract';
 
 /** Options of `createCollector()`. */
 export interface CollectorOptions {
   store: Store;
   /** The built IIFE served at `/beacon.js`. */
   beaconFile: string;
-  /** Where this collector is reached, for the URLs it hands out (WordPress, agents, CSP headers). */
+  /** Where this collector is reached, for the URLs it hands out (WordPress, agents, CSP headers, snippets). */
   links: Links;
-  /** Serves the demo page at `/` for this site (`sitebeacon serve --demo`). */
-  demo?: { siteKey: string };
+  /** Serves the demo page for this site (`sitebeacon serve --demo`). */
+  demo?: { siteKey: string } | undefined;
   /** Publishes signed Linux agent builds (`serve --agent-updates-dir`). */
   agentUpdates?: AgentUpdates | undefined;
   /** Requests per second per client IP and per site; 0 turns one off. */
-  rateLimits?: Partial<RateLimits>;
+  rateLimits?: Partial<RateLimits> | undefined;
   /** Take the client IP from `X-Forwarded-For` (only behind a proxy you run). */
-  trustProxy?: boolean;
+  trustProxy?: boolean | undefined;
   /** Receives the detail of unexpected errors, which responses never carry. */
-  logError?: (error: unknown) => void;
+  logError?: ((error: unknown) => void) | undefined;
   /** Receives one entry per request, after its response (structured request log). */
-  logRequest?: (entry: RequestLogEntry) => void;
+  logRequest?: ((entry: RequestLogEntry) => void) | undefined;
 }
 
 /** One line of the request log. */
@@ -50,24 +53,39 @@ export interface RequestLogEntry {
 }
 
 /**
- * Creates the collector: an h3 app serving every endpoint under `/api`, `/beacon.js`, and the
- * demo page when asked. It holds no global state: tests start as many as they like.
+ * The route table: every endpoint the collector serves, each declared once (http/route.ts).
+ * The app mounts it and the OpenAPI document is generated from it.
+ */
+export const collectorRoutes = (options: CollectorOptions): Route[] => {
+  const { store, links } = options;
+  const routes: Route[] = [
+    ...connectivityRoutes(),
+    ...errorReportRoutes({ store }),
+    ...cspReportRoutes({ store }),
+    ...performanceSessionRoutes({ store }),
+    ...beaconScriptRoutes({ beaconFile: options.beaconFile }),
+    ...readApiRoutes({ store }),
+    ...verifyApiKeyRoutes({ store }),
+    ...wordpressRoutes({ store, links }),
+    ...cspProjectRoutes({ store, links }),
+    ...serverAgentRoutes({ store, links, updates: options.agentUpdates }),
+    ...openApiRoutes({ links, routes: () => routes }),
+    ...(options.demo ? demoRoutes({ siteKey: options.demo.siteKey, links }) : []),
+  ];
+  return routes;
+};
+
+/**
+ * Creates the collector: an h3 app serving every endpoint of the route table. It holds no global
+ * state: tests start as many as they like.
  *
  * @example
- * const app = createCollector({ store: createSqliteStore({ file: ':memory:' }), beaconFile: 'dist/beacon.min.js' });
+ * const app = createCollector({ store: await openStore(':memory:'), beaconFile: 'dist/beacon.min.js', links: { appUrl: () => 'http://127.0.0.1:8787' } });
  * const res = await app.fetch(new Request('http://localhost/api/test-connectivity'));
  */
-export const createCollector = ({
-  store,
-  beaconFile,
-  links,
-  demo,
-  agentUpdates,
-  rateLimits,
-  trustProxy = false,
-  logError = (error) => console.error('sitebeacon: internal error', error),
-  logRequest,
-}: CollectorOptions): H3 => {
+export const createCollector = (options: CollectorOptions): H3 => {
+  const { store, trustProxy = false, logRequest } = options;
+  const logError = options.logError ?? ((error: unknown) => console.error('sitebeacon: internal error', error));
   const started = new WeakMap<object, number>();
   const app = new H3({
     silent: true,
@@ -85,18 +103,7 @@ export const createCollector = ({
         })),
     onError: (error, event) => toErrorResponse(error, event, logError),
   });
-  const ingest = { store, checkRate: createRateCheck({ ...DEFAULT_RATE_LIMITS, ...rateLimits }, trustProxy) };
-  connectivityRoutes(app);
-  errorReportRoutes(app, ingest);
-  cspReportRoutes(app, ingest);
-  performanceSessionRoutes(app, ingest);
-  readApiRoutes(app, { store });
-  verifyApiKeyRoutes(app, { store });
-  wordpressRoutes(app, { store, links });
-  cspProjectRoutes(app, { store, links });
-  serverAgentRoutes(app, { store, links, updates: agentUpdates });
-  openApiRoutes(app, { links });
-  beaconScriptRoutes(app, { beaconFile });
-  if (demo) demoRoutes(app, { siteKey: demo.siteKey, publicUrl: links.appUrl });
+  const checkRate = createRateCheck({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, trustProxy);
+  mountRoutes(app, collectorRoutes(options), { store, checkRate });
   return app;
 };

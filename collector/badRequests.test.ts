@@ -2,7 +2,7 @@
 // documented status and code (design, "Responses"), nothing is stored, and the collector goes on
 // serving.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createTestCollector } from './testCollector';
+import { createTestCollector } from './testing/testCollector';
 
 const shop = 'https://shop.example';
 let collector: ReturnType<typeof createTestCollector>;
@@ -10,7 +10,7 @@ let siteKey: string;
 
 beforeAll(async () => {
   collector = createTestCollector();
-  siteKey = (await collector.store.addSite({ name: 'Shop', allowedOrigins: [shop] })).siteKey;
+  siteKey = await collector.addSite([shop], 'Shop');
 });
 afterAll(async () => {
   expect(collector.errors).toEqual([]);
@@ -104,9 +104,9 @@ test.each(cases)('%s: %i %s, nothing stored', async (_name, request, status, cod
   expect(body.error.code).toBe(code);
   expect(body.error.message).toBeTruthy();
   for (const key of ['default', siteKey]) {
-    expect(await collector.store.listErrorReports(key)).toEqual([]);
-    expect(await collector.store.listCspReports(key)).toEqual([]);
-    expect(await collector.store.listPerformanceSessions(key)).toEqual([]);
+    expect(await collector.stored('errors', key)).toEqual([]);
+    expect(await collector.stored('csp', key)).toEqual([]);
+    expect(await collector.stored('performance', key)).toEqual([]);
   }
 });
 
@@ -118,5 +118,5 @@ test('brackets inside strings are not nesting: a message full of them is accepte
   const message = `${'['.repeat(100)}"\\"{${']'.repeat(100)}`;
   const response = await send('error', json({ ...validError, error_message: message }), { headers: { origin: shop } });
   expect(response.status).toBe(202);
-  expect((await collector.store.listErrorReports(siteKey)).at(-1)!.error_message).toBe(message);
+  expect((await collector.stored('errors', siteKey)).at(-1)!.error_message).toBe(message);
 });

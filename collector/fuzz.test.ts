@@ -3,7 +3,7 @@
 // acknowledged. Fixed seed and bounded runs in CI; `npm run fuzz` runs longer (FUZZ_RUNS).
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createTestCollector } from './testCollector';
+import { createTestCollector } from './testing/testCollector';
 import { parsePolicy, SUGGESTION_LIMITS } from './core/csp';
 import { basePolicy, expectWellFormedSuggestion, hostileBlockedUri, hostileDirective, manyDistinctHosts, prototypeName } from './testing/cspArbitraries';
 
@@ -17,7 +17,7 @@ let apiKey: string;
 
 beforeAll(async () => {
   collector = createTestCollector();
-  siteKey = (await collector.store.addSite({ allowedOrigins: [shop] })).siteKey;
+  siteKey = await collector.addSite([shop]);
   apiKey = await collector.apiKey();
 });
 afterAll(() => collector.close());
@@ -28,9 +28,9 @@ const counts = async () => {
   let csp = 0;
   let sessions = 0;
   for (const key of ['default', siteKey]) {
-    errors += (await collector.store.listErrorReports(key, { limit: 1e9 })).length;
-    csp += (await collector.store.listCspReports(key, { limit: 1e9 })).length;
-    sessions += (await collector.store.listPerformanceSessions(key, { limit: 1e9 })).length;
+    errors += (await collector.stored('errors', key, { limit: 1e9 })).length;
+    csp += (await collector.stored('csp', key, { limit: 1e9 })).length;
+    sessions += (await collector.stored('performance', key, { limit: 1e9 })).length;
   }
   return { errors, csp, sessions };
 };

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { main } from './main';
 import Database from 'better-sqlite3';
-import { hashApiKey } from './http/apiKeys';
+import { hashApiKey } from './core/keys';
 import { createSqliteStore } from './store/sqlite';
+import { seedStore } from './testing/seed';
 
 let dir: string;
 let db: string;
@@ -32,14 +33,23 @@ test('site add --json creates a site with normalised origins and prints its key 
     `<script src="http://127.0.0.1:8787/beacon.js" data-site-key="${created.site_key}" data-ingest-origin="http://127.0.0.1:8787" async></script>`,
   );
   const store = createSqliteStore({ file: db });
-  expect(await store.getSite(created.site_key)).toMatchObject({ name: 'Shop', allowedOrigins: created.allowed_origins });
+  expect(await store.sites.get(created.site_key)).toMatchObject({ name: 'Shop', allowed_origins: created.allowed_origins });
   await store.close();
+});
+
+test('site add writes the snippet for --public-url and --ingest-url: the beacon and reports from the ingest host', async () => {
+  const { out } = await cli('site', 'add', '--origin', 'https://shop.example', '--public-url', 'https://app.example/', '--ingest-url', 'https://in.example', '--json');
+  const created = JSON.parse(out) as { site_key: string; snippet: string };
+  expect(created.snippet).toBe(
+    `<script src="https://in.example/beacon.js" data-site-key="${created.site_key}" data-ingest-origin="https://in.example" async></script>`,
+  );
 });
 
 test('export --kind errors prints what was stored as NDJSON, filtered by --since', async () => {
   const store = createSqliteStore({ file: db });
-  await store.insertErrorReports('default', [{ error_type: 'js', error_message: 'old' }], { receivedAt: Date.parse('2026-01-01T00:00:00Z') });
-  await store.insertErrorReports('default', [{ error_type: 'js', error_message: 'new', line: 4 }], { receivedAt: Date.parse('2026-06-01T00:00:00Z') });
+  const seed = seedStore(store);
+  await seed.insertErrors('default', [{ error_type: 'js', error_message: 'old' }], Date.parse('2026-01-01T00:00:00Z'));
+  await seed.insertErrors('default', [{ error_type: 'js', error_message: 'new', line: 4 }], Date.parse('2026-06-01T00:00:00Z'));
   await store.close();
 
   const all = await cli('export', '--site', 'default', '--kind', 'errors');
@@ -59,7 +69,7 @@ test('key create --json prints the key once; only its hash is stored', async () 
   expect(created.api_key).toMatch(/^sbk_[\w-]{32}$/);
   expect(created.site_key).toBe(site.site_key);
   const store = createSqliteStore({ file: db });
-  expect(await store.findApiKey(hashApiKey(created.api_key))).toMatchObject({ siteKey: site.site_key });
+  expect(await store.apiKeys.findByHash(hashApiKey(created.api_key))).toMatchObject({ site_key: site.site_key });
   await store.close();
   const raw = new Database(db, { readonly: true });
   expect(JSON.stringify(raw.prepare('SELECT * FROM api_keys').all())).not.toContain(created.api_key);

@@ -1,13 +1,13 @@
 import { afterAll, expect, test } from 'vitest';
-import { createTestCollector } from './testCollector';
+import { createTestCollector } from './testing/testCollector';
 
 const collector = createTestCollector();
 afterAll(() => collector.close());
 
-/** Every operation the app registered: method and path in OpenAPI's form. The 405 catch-alls have no method. */
+/** Every operation the app serves: method and path in OpenAPI's form; the 405 refusals of other methods are not operations. */
 const registeredOperations = () =>
-  (collector.app as unknown as { '~routes': Array<{ route?: string; method?: string }> })['~routes']
-    .filter((route) => route.method && route.route)
+  (collector.app as unknown as { '~routes': Array<{ route?: string; method?: string; meta?: { methodNotAllowed?: boolean } }> })['~routes']
+    .filter((route) => route.method && route.route && !route.meta?.methodNotAllowed)
     .map((route) => `${route.method!.toLowerCase()} ${route.route!.replace(/:(\w+)/g, '{$1}')}`)
     .sort();
 

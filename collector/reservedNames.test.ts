@@ -4,7 +4,7 @@
 // two in `extra` (free fields; `__proto__` is never a client's field, only pollution, and stays
 // out) or refuses them with a clear 400 (metric names).
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { createTestCollector } from './testCollector';
+import { createTestCollector } from './testing/testCollector';
 
 let collector: ReturnType<typeof createTestCollector>;
 let site: string;
@@ -12,7 +12,7 @@ const origin = { origin: 'https://shop.example' };
 
 beforeEach(async () => {
   collector = createTestCollector();
-  site = (await collector.store.addSite({ allowedOrigins: ['https://shop.example'] })).siteKey;
+  site = await collector.addSite(['https://shop.example']);
 });
 afterEach(async () => {
   expect(collector.errors).toEqual([]);
@@ -24,7 +24,7 @@ test('an error report\'s fields named constructor, prototype, toString... are ke
     + '"prototype":1,"toString":"a","hasOwnProperty":"b","valueOf":"c"}';
   const response = await collector.post(`/api/error-reports/${site}`, body, origin);
   expect(response.status).toBe(202);
-  const [stored] = await collector.store.listErrorReports(site, { limit: 10 });
+  const [stored] = await collector.stored('errors', site, { limit: 10 });
   expect(stored).toMatchObject({ error_type: 'javascript_error', error_message: 'm' });
   expect(stored!.stack).toBeUndefined();
   expect(JSON.parse(JSON.stringify(stored!.extra))).toEqual({
@@ -37,7 +37,7 @@ test('a CSP report\'s fields are never read from a __proto__ member; constructor
   // Only the forged prototype carries the required fields: the report is refused, not stored as evil.
   const refused = await collector.post(`/api/csp-reports/${site}`, `{"csp-report":{"__proto__":${forged}}}`, origin);
   expect(refused.status).toBe(400);
-  expect(await collector.store.listCspReports(site, { limit: 10 })).toEqual([]);
+  expect(await collector.stored('csp', site, { limit: 10 })).toEqual([]);
 
   const csp2 = `{"csp-report":{"document-uri":"https://shop.example/","violated-directive":"img-src","blocked-uri":"https://cdn.example/x.png",`
     + `"__proto__":${forged},"constructor":"x","toString":"y"}}`;
@@ -46,7 +46,7 @@ test('a CSP report\'s fields are never read from a __proto__ member; constructor
     + `"constructor":"z","__proto__":${forged}}}]`;
   expect((await collector.post(`/api/csp-reports/${site}`, reporting, { ...origin, 'content-type': 'application/reports+json' })).status).toBe(202);
 
-  const stored = await collector.store.listCspReports(site, { limit: 10 });
+  const stored = await collector.stored('csp', site, { limit: 10 });
   expect(stored.map(({ document_uri, blocked_uri }) => `${document_uri} ${blocked_uri}`).sort()).toEqual([
     'https://shop.example/ https://cdn.example/x.png',
     'https://shop.example/ https://cdn.example/y.png',
@@ -66,7 +66,7 @@ test('a metric named constructor or __proto__ is refused with a clear 400; one n
 
   const body = '{"session_id":"s2","constructor":"kept","metrics":{"toString":{"value":2},"LCP":{"value":3}}}';
   expect((await collector.post(`/api/performance-sessions/${site}`, body, origin)).status).toBe(202);
-  const [session] = await collector.store.listPerformanceSessions(site, { limit: 10 });
+  const [session] = await collector.stored('performance', site, { limit: 10 });
   expect(session).toMatchObject({ session_id: 's2', metrics: { toString: { value: 2 }, LCP: { value: 3 } } });
   expect(JSON.parse(JSON.stringify(session!.extra))).toEqual({ constructor: 'kept' });
   // The summary reads metric names through its own table: a stored `toString` does not break it.

@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { exportRecords, runCli, selfSignedCertificate, spawnCollector, type CollectorProcess } from './spawnCollector';
+import { exportRecords, runCli, selfSignedCertificate, spawnCollector, type CollectorProcess } from './testing/spawnCollector';
 
 let dir: string;
 let db: string;

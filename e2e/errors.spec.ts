@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportRecords, spawnCollector } from '../collector/spawnCollector';
+import { exportRecords, spawnCollector } from '../collector/testing/spawnCollector';
 import { beaconTag, expect, test } from './fixtures';
 
 test('a thrown error travels from a page on another origin into the collector store, once', async ({

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { test as base } from '@playwright/test';
-import { CLI, parseNdjson, spawnCollector } from '../collector/spawnCollector';
+import { CLI, parseNdjson, spawnCollector } from '../collector/testing/spawnCollector';
 
 const run = promisify(execFile);
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));

@@ -6,7 +6,7 @@ import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { exportRecords, runCli, selfSignedCertificate, spawnCollector } from '../collector/spawnCollector';
+import { exportRecords, runCli, selfSignedCertificate, spawnCollector } from '../collector/testing/spawnCollector';
 import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
 
 test.use({

@@ -2,6 +2,12 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+/** Where signed agent builds come from: `serve --agent-updates-dir DIR [--agent-signing-key FILE]`. */
+export interface AgentUpdates {
+  dir: string;
+  privateKey: KeyObject;
+}
+
 /** Agent builds the operator places in the updates folder: `sitebeacon-agent-1.4.2-linux-amd64.tar.gz` and the like. */
 const ARTIFACT = /^sitebeacon-agent-(\d+)\.(\d+)\.(\d+)(?:[-_.][\w.-]*)?$/;
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { CLI, exportRecords, runCli, selfSignedCertificate, spawnCollector, type CollectorProcess } from '../spawnCollector';
+import { CLI, exportRecords, runCli, selfSignedCertificate, spawnCollector, type CollectorProcess } from '../testing/spawnCollector';
 import { refusedPort } from './testing/faultServers';
 
 let dir: string;

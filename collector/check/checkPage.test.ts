@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from 'h3';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createTestCollector } from '../testCollector';
+import { createTestCollector } from '../testing/testCollector';
 import { httpServer, refusedPort, type FaultServer } from './testing/faultServers';
 import { runCheckForTest } from './testing/runCheckForTest';
 import { makeTestCertificates } from './testing/testCertificates';
@@ -43,7 +43,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const site = async (allowedOrigins: string[]) => (await collector.store.addSite({ name: 'Shop', allowedOrigins })).siteKey;
+const site = (allowedOrigins: string[]) => collector.addSite(allowedOrigins, 'Shop');
 const tag = (siteKey: string) => `<script src="${collectorOrigin}/beacon.js" data-site-key="${siteKey}" data-ingest-origin="${collectorOrigin}" async></script>`;
 const page = (path: string, route: { headers?: OutgoingHttpHeaders; html?: string; status?: number }) => {
   routes.set(path, route);

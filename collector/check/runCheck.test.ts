@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { serve } from 'h3';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestCollector } from '../testCollector';
+import { createTestCollector } from '../testing/testCollector';
 import { connectProxy, httpServer, httpsServer, refusedPort, silentListener, tlsListener, type FaultServer } from './testing/faultServers';
 import { fakeResolver, runCheckForTest } from './testing/runCheckForTest';
 import { makeTestCertificates } from './testing/testCertificates';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sitebeacon-check-'));
   certificates = makeTestCertificates(dir);
   collector = createTestCollector();
-  siteKey = (await collector.store.addSite({ name: 'Shop', allowedOrigins: ['https://shop.example'] })).siteKey;
+  siteKey = await collector.addSite(['https://shop.example'], 'Shop');
   collectorServer = serve(collector.app, { port: 0, hostname: '127.0.0.1', silent: true, gracefulShutdown: false, tls: certificates.valid, node: { http2: false } });
   await collectorServer.ready();
   collectorPort = (collectorServer.node!.server!.address() as AddressInfo).port;
@@ -53,7 +53,7 @@ describe('a healthy collector', () => {
     expect(result.steps[0]!.detail).toBe('collector.test resolves to 127.0.0.1');
     expect(result.steps[2]!.detail).toMatch(/^TLSv1\.[23], certificate for collector\.test issued by Sitebeacon Test Root, valid until \d{4}-\d\d-\d\d, verified$/);
     expect(result.steps[3]!.detail).toContain('answered 200 {"status":"success"}');
-    const stored = await collector.store.listErrorReports(siteKey);
+    const stored = await collector.stored('errors', siteKey);
     expect(stored.map((report) => report.error_type)).toEqual(['connectivity_check']);
     expect(stored[0]!.error_message).toMatch(/^sitebeacon check from /);
   });

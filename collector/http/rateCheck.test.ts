@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
-import { createTestCollector } from '../testCollector';
+import { createTestCollector } from '../testing/testCollector';
 
 let collector: ReturnType<typeof createTestCollector>;
 afterEach(() => collector.close());
@@ -19,7 +19,7 @@ test('over the per-IP rate a client gets 429 rate_limited with Retry-After, and 
   expect(statuses).toEqual([202, 202, 429, 429]);
   expect(limited!.headers.get('retry-after')).toBe('1');
   expect(await limited!.json()).toMatchObject({ error: { code: 'rate_limited' } });
-  expect(await collector.store.listErrorReports('default')).toHaveLength(2);
+  expect(await collector.stored('errors', 'default')).toHaveLength(2);
 });
 
 test('the per-site rate counts every client of the site together', async () => {

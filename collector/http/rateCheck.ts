@@ -1,9 +1,11 @@
 import type { H3Event } from 'h3';
-import type { Site } from '../store/store';
+import type { Site } from '../core/records';
 import { apiError } from './apiError';
 import { clientIp } from './clientIp';
-import type { RateCheck } from './ingestRoutes';
 import { createRateLimiter, type RateLimits } from './rateLimiter';
+
+/** Answers 429 with `Retry-After` when the client or the site is over its rate. */
+export type RateCheck = (event: H3Event, site: Site) => void;
 
 /**
  * The collector's rate check: a token bucket per client IP and one per site. Over either, the
@@ -13,7 +15,7 @@ export const createRateCheck = ({ perIp, perSite }: RateLimits, trustProxy: bool
   const byIp = perIp > 0 ? createRateLimiter({ perSecond: perIp }) : undefined;
   const bySite = perSite > 0 ? createRateLimiter({ perSecond: perSite }) : undefined;
   return (event: H3Event, site: Site) => {
-    const waitMs = Math.max(byIp?.take(clientIp(event, trustProxy)) ?? 0, bySite?.take(site.siteKey) ?? 0);
+    const waitMs = Math.max(byIp?.take(clientIp(event, trustProxy)) ?? 0, bySite?.take(site.site_key) ?? 0);
     if (waitMs > 0) {
       const seconds = String(Math.max(1, Math.ceil(waitMs / 1000)));
       throw apiError(429, 'rate_limited', `too many requests; retry after ${seconds} s`, { 'retry-after': seconds });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
-import { createTestCollector } from '../testCollector';
+import { createTestCollector } from '../testing/testCollector';
 
 let collector: ReturnType<typeof createTestCollector>;
 afterEach(() => collector.close());

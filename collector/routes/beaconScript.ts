@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import type { H3, H3Event } from 'h3';
+import type { H3Event } from 'h3';
 import { apiError } from '../http/apiError';
+import { defineRoute, type Route } from '../http/route';
 
 /**
  * `GET /beacon.js`: the built IIFE, and `GET /beacon.vitals.js`: its second script, web-vitals,
@@ -11,22 +12,23 @@ import { apiError } from '../http/apiError';
  * `crossorigin` and SRI work) and `Cross-Origin-Resource-Policy: cross-origin` (pages that set
  * COEP can still load them).
  */
-export const beaconScriptRoutes = (app: H3, { beaconFile }: { beaconFile: string }) => {
-  const cached: Record<string, { body: Buffer; etag: string }> = {};
+export const beaconScriptRoutes = ({ beaconFile }: { beaconFile: string }): Route[] => {
+  const cached = new Map<string, { body: Buffer; etag: string }>();
   const load = (file: string) => {
-    if (!cached[file]) {
+    let script = cached.get(file);
+    if (!script) {
       let body: Buffer;
       try {
         body = readFileSync(file);
       } catch {
         throw apiError(404, 'not_found', 'the beacon is not built; run `npm run build`');
       }
-      cached[file] = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+      script = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+      cached.set(file, script);
     }
-    return cached[file];
+    return script;
   };
-
-  const script = (file: string) => (event: H3Event) => {
+  const serve = (file: string) => (event: H3Event) => {
     const { body, etag } = load(file);
     const headers = event.res.headers;
     headers.set('content-type', 'text/javascript; charset=utf-8');
@@ -42,6 +44,26 @@ export const beaconScriptRoutes = (app: H3, { beaconFile }: { beaconFile: string
     }
     return new Uint8Array(body);
   };
-  app.get('/beacon.js', script(beaconFile));
-  app.get('/beacon.vitals.js', script(join(dirname(beaconFile), 'beacon.vitals.min.js')));
+  const responses = { 200: { description: 'JavaScript', contentType: 'text/javascript' }, 304: 'Not modified (ETag)' };
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/beacon.js',
+      tag: 'Collection',
+      summary: 'The beacon script (IIFE), loadable from any origin',
+      auth: 'none',
+      responses,
+      handle: ({ event }) => serve(beaconFile)(event),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/beacon.vitals.js',
+      tag: 'Collection',
+      summary: "The beacon's second script (web-vitals), loaded by /beacon.js at idle",
+      auth: 'none',
+      responses,
+      handle: ({ event }) => serve(join(dirname(beaconFile), 'beacon.vitals.min.js'))(event),
+    }),
+  ];
 };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { createTestCollector } from '../testCollector';
+import { createTestCollector } from '../testing/testCollector';
 
 describe('GET /api/test-connectivity', () => {
   let collector: ReturnType<typeof createTestCollector>;
@@ -11,7 +11,7 @@ describe('GET /api/test-connectivity', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({ status: 'success' });
-    expect(await collector.store.listErrorReports('default')).toEqual([]);
+    expect(await collector.stored('errors', 'default')).toEqual([]);
   });
 
   test('any origin may read it: it proves connectivity only', async () => {

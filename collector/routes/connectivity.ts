@@ -1,15 +1,21 @@
-import type { H3 } from 'h3';
-import { methodNotAllowed } from '../http/methodNotAllowed';
+import { defineRoute, type Route } from '../http/route';
 
 /**
- * `GET /api/test-connectivity` (spec section 4): 200 `{"status":"success"}`, no credentials,
- * stores nothing. It proves connectivity only, so any origin may read it.
+ * `GET /api/test-connectivity` (spec sections 4 and 5.1): 200 `{"status":"success"}`, no
+ * credentials, stores nothing. It proves connectivity only, so any origin may read it.
  */
-export const connectivityRoutes = (app: H3) => {
-  app.get('/api/test-connectivity', (event) => {
-    event.res.headers.set('access-control-allow-origin', '*');
-    event.res.headers.set('cache-control', 'no-store');
-    return { status: 'success' };
-  });
-  methodNotAllowed(app, '/api/test-connectivity', ['GET', 'HEAD']);
-};
+export const connectivityRoutes = (): Route[] => [
+  defineRoute({
+    method: 'GET',
+    path: '/api/test-connectivity',
+    tag: 'Collection',
+    summary: 'Connectivity check: no credentials, stores nothing',
+    auth: 'none',
+    responses: { 200: { description: 'Connected', schema: { type: 'object', properties: { status: { const: 'success' } } } } },
+    handle: ({ event }) => {
+      event.res.headers.set('access-control-allow-origin', '*');
+      event.res.headers.set('cache-control', 'no-store');
+      return { status: 'success' };
+    },
+  }),
+];

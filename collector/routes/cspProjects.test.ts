@@ -1,7 +1,7 @@
 // CSP projects over the HTTP app: hostile reports (issue 11, classes 3, 4, 5 and 9) never break the
 // suggested-policy and header endpoints, and what they answer stays a deployable, well-formed policy.
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { createTestCollector } from '../testCollector';
+import { createTestCollector } from '../testing/testCollector';
 
 let collector: ReturnType<typeof createTestCollector>;
 let site: string;
@@ -27,7 +27,7 @@ const report = (directive: string, blocked: string, documentUri = 'https://shop.
 
 beforeEach(async () => {
   collector = createTestCollector();
-  site = (await collector.store.addSite({ name: 'Shop', allowedOrigins: ['https://shop.example'] })).siteKey;
+  site = await collector.addSite(['https://shop.example'], 'Shop');
   key = await collector.apiKey(site);
 });
 afterEach(async () => {
@@ -118,11 +118,11 @@ test('50,000 distinct blocked hosts stored: the endpoint reads the top 1,000 gro
     ...Array.from({ length: 30 }, () => violation('img-src', 'https://cdn.shop-assets.example/a.png')),
     ...Array.from({ length: 20 }, () => violation('script-src-elem', 'https://js.partner.example/tag.js')),
   ];
-  await collector.store.insertCspReports(site, real, { receivedAt: now });
+  await collector.insertCsp(site, real, now);
   // A flood of forged reports, each from another host.
   for (let batch = 0; batch < 50; batch++) {
     const flood = Array.from({ length: 1000 }, (_, index) => violation(index % 2 ? 'img-src' : 'script-src-elem', `https://h${batch * 1000 + index}.flood.example/x`));
-    await collector.store.insertCspReports(site, flood, { receivedAt: now });
+    await collector.insertCsp(site, flood, now);
   }
   const response = await call('GET', `/api/v1/csp-projects/${id}/suggested-policy`);
   expect(response.status).toBe(200);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createTestCollector } from '../testCollector';
+import { createTestCollector } from '../testing/testCollector';
 
 interface CapturedRequest {
   method: string;
@@ -20,7 +20,7 @@ describe('CSP reports', () => {
   let siteKey: string;
   beforeEach(async () => {
     collector = createTestCollector();
-    siteKey = (await collector.store.addSite({ allowedOrigins: [pageOrigin] })).siteKey;
+    siteKey = await collector.addSite([pageOrigin]);
   });
   afterEach(async () => {
     expect(collector.errors).toEqual([]);
@@ -33,7 +33,7 @@ describe('CSP reports', () => {
       headers: request.headers,
       body: request.method == 'POST' ? request.body : undefined,
     });
-  const stored = () => collector.store.listCspReports(siteKey);
+  const stored = () => collector.stored('csp', siteKey);
 
   test('report-uri POSTs from Chromium (application/csp-report) are stored with every CSP2 field', async () => {
     for (const request of fixture('csp-report-uri.json')) expect((await replay(request)).status).toBe(202);
@@ -135,7 +135,7 @@ describe('CSP reports', () => {
   test('the spec-shaped POST /api/csp-reports stores under the default site', async () => {
     const body = { 'csp-report': { 'document-uri': 'https://a.example/', 'violated-directive': 'img-src', 'blocked-uri': 'https://b.example/i.png' } };
     expect((await collector.post('/api/csp-reports', body)).status).toBe(202);
-    expect(await collector.store.listCspReports('default')).toMatchObject([{ blocked_uri: 'https://b.example/i.png' }]);
+    expect(await collector.stored('csp', 'default')).toMatchObject([{ blocked_uri: 'https://b.example/i.png' }]);
   });
 });
 
@@ -144,7 +144,7 @@ describe('every accepted shape under every accepted Content-Type', () => {
   let siteKey: string;
   beforeEach(async () => {
     collector = createTestCollector();
-    siteKey = (await collector.store.addSite({ allowedOrigins: [pageOrigin] })).siteKey;
+    siteKey = await collector.addSite([pageOrigin]);
   });
   afterEach(() => collector.close());
 
@@ -159,7 +159,7 @@ describe('every accepted shape under every accepted Content-Type', () => {
   test.each(cases)('%s as %s is stored', async (_shape, type, body) => {
     const response = await collector.post(`/api/csp-reports/${siteKey}`, body, { 'content-type': type, origin: pageOrigin });
     expect(response.status).toBe(202);
-    expect(await collector.store.listCspReports(siteKey)).toMatchObject([
+    expect(await collector.stored('csp', siteKey)).toMatchObject([
       { report_type: 'csp-violation', document_uri: 'https://shop.example/', effective_directive: 'img-src', blocked_uri: 'https://a.example/x.png' },
     ]);
   });

@@ -1,20 +1,27 @@
-import type { H3 } from 'h3';
+import { setupUrls, snippet, type Links } from '../core/setupUrls';
+import { defineRoute, type Route } from '../http/route';
 
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The demo page of `npm start`: loads `/beacon.js` and has a button that throws. */
-export const demoRoutes = (app: H3, { siteKey, publicUrl }: { siteKey: string; publicUrl: () => string }) => {
-  app.get('/', (event) => {
-    const origin = escapeAttribute(publicUrl());
-    event.res.headers.set('cache-control', 'no-store');
-    event.res.headers.set('content-type', 'text/html; charset=utf-8');
-    return `<!doctype html>
+export const demoRoutes = ({ siteKey, links }: { siteKey: string; links: Links }): Route[] => [
+  defineRoute({
+    method: 'GET',
+    path: '/',
+    tag: 'Demo',
+    summary: 'The demo page (serve --demo)',
+    auth: 'none',
+    responses: { 200: { description: 'HTML', contentType: 'text/html' } },
+    handle: ({ event }) => {
+      event.res.headers.set('cache-control', 'no-store');
+      event.res.headers.set('content-type', 'text/html; charset=utf-8');
+      return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>sitebeacon demo</title>
-<script src="${origin}/beacon.js" data-site-key="${escapeAttribute(siteKey)}" data-ingest-origin="${origin}" async></script>
+${snippet(setupUrls(links), siteKey)}
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1rem}</style>
 </head>
 <body>
@@ -32,5 +39,6 @@ document.getElementById('throw').addEventListener('click', function () { checkou
 </body>
 </html>
 `;
-  });
-};
+    },
+  }),
+];

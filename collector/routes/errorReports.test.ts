@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createTestCollector } from '../testCollector';
+import { createTestCollector } from '../testing/testCollector';
 
 const report = {
   error_type: 'javascript_error',
@@ -22,20 +22,20 @@ describe('error reports', () => {
 
   beforeEach(async () => {
     collector = createTestCollector();
-    siteKey = (await collector.store.addSite({ name: 'Shop', allowedOrigins: [shop] })).siteKey;
+    siteKey = await collector.addSite([shop], 'Shop');
   });
   afterEach(async () => {
     expect(collector.errors).toEqual([]);
     await collector.close();
   });
 
-  const stored = () => collector.store.listErrorReports(siteKey);
+  const stored = () => collector.stored('errors', siteKey);
 
   test('the spec-shaped POST /api/error-reports stores under the default site and answers 202', async () => {
     const response = await collector.post('/api/error-reports', { error_type: 'php_error', error_message: 'boom' });
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ status: 'accepted', accepted: 1 });
-    const [record] = await collector.store.listErrorReports('default');
+    const [record] = await collector.stored('errors', 'default');
     expect(record).toMatchObject({ site_key: 'default', error_type: 'php_error', error_message: 'boom' });
   });
 
@@ -148,7 +148,7 @@ describe('error reports', () => {
     expect(body.error.code).toBe(code);
     expect(body.error.message.length).toBeGreaterThan(0);
     expect(await stored()).toEqual([]);
-    expect(await collector.store.listErrorReports('default')).toEqual([]);
+    expect(await collector.stored('errors', 'default')).toEqual([]);
   });
 
   test('a browser origin on the unkeyed endpoint must be allowed for the default site', async () => {

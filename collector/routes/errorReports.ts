@@ -1,25 +1,32 @@
-import type { H3 } from 'h3';
-import { apiError } from '../http/apiError';
-import { accepted, ingestRoutes, type IngestDeps } from '../http/ingestRoutes';
+import { newErrorReport } from '../core/newReports';
+import type { ErrorReport } from '../core/records';
 import { JSON_MEDIA_TYPES } from '../http/readJsonBody';
-import { describeIssues } from '../schemas/describeIssues';
-import { parseErrorReports } from '../schemas/errorReport';
+import { jsonSchemaOf } from '../openapi/jsonSchemaOf';
+import type { Route } from '../http/route';
+import type { Store } from '../store/contract';
+import { ErrorReportSchema, ErrorReportsSchema } from '../schemas/errorReport';
+import { accepted, ingestRoutes, receiveContext } from './ingest';
 
 /**
  * `POST /api/error-reports` (spec section 4, default site) and `POST /api/error-reports/{site_key}`
  * with its preflight: one report or an array of at most 50.
  */
-export const errorReportRoutes = (app: H3, deps: IngestDeps) =>
-  ingestRoutes(app, {
-    ...deps,
+export const errorReportRoutes = ({ store }: { store: Store }): Route[] => {
+  const single = jsonSchemaOf(ErrorReportSchema);
+  return   ingestRoutes<ErrorReport[]>({
     path: '/api/error-reports',
     methods: ['POST'],
-    mediaTypes: JSON_MEDIA_TYPES,
     unkeyed: true,
-    async handle({ event, site, body, userAgent }) {
-      const parsed = parseErrorReports(body);
-      if (!parsed.success) throw apiError(400, 'invalid_report', describeIssues(parsed.issues));
-      const count = await deps.store.insertErrorReports(site.siteKey, parsed.output, { receivedAt: Date.now(), userAgent });
+    tag: 'Collection',
+    summary: (_method, keyed) => (keyed ? 'Error report(s) for a site' : 'Error report(s) for the default site'),
+    body: {
+      schema: ErrorReportsSchema,
+      mediaTypes: JSON_MEDIA_TYPES,
+      jsonSchema: { oneOf: [single, { type: 'array', minItems: 1, maxItems: 50, items: single }] },
+    },
+    async handle({ event, site, body }) {
+      const count = await store.errors.insert(site!.site_key, body.map(newErrorReport), receiveContext(event));
       return accepted(event, count);
     },
   });
+};

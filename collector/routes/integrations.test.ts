@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { verifyManifest, type UpdateManifest } from '../agents/updates';
-import { createTestCollector } from '../testCollector';
+import { createTestCollector } from '../testing/testCollector';
 
 let collector: ReturnType<typeof createTestCollector>;
 let updatesDir: string;
@@ -30,8 +30,8 @@ beforeEach(async () => {
     agentUpdates: { dir: updatesDir, privateKey: generateKeyPairSync('ed25519').privateKey },
   });
   installationKey = await makeKey();
-  shop = (await collector.store.addSite({ name: 'Shop', allowedOrigins: ['https://shop.example'] })).siteKey;
-  blog = (await collector.store.addSite({ name: 'Blog', allowedOrigins: ['https://blog.example'] })).siteKey;
+  shop = await collector.addSite(['https://shop.example'], 'Shop');
+  blog = await collector.addSite(['https://blog.example'], 'Blog');
   shopKey = await makeKey(shop);
   blogKey = await makeKey(blog);
 });
@@ -83,7 +83,7 @@ describe('WordPress', () => {
     expect(created.snippet).toBe(
       `<script src="https://in.example/beacon.js" data-site-key="${created.site_key}" data-ingest-origin="https://in.example" async></script>`,
     );
-    expect((await collector.store.getSite(created.site_key))!.allowedOrigins).toEqual(['https://wp.example']);
+    expect((await collector.store.sites.get(created.site_key))!.allowed_origins).toEqual(['https://wp.example']);
     const again = await register(installationKey, { site_url: 'https://wp.example/blog', plugin_version: '1.3.2' });
     expect(again.status).toBe(200);
     const repeated = await json(again);
@@ -94,7 +94,7 @@ describe('WordPress', () => {
   test('register with a site key binds that site and allows the WordPress origin', async () => {
     const registered = await json(await register(shopKey, { site_url: 'https://shop-wp.example' }));
     expect(registered.site_key).toBe(shop);
-    expect((await collector.store.getSite(shop))!.allowedOrigins).toEqual(['https://shop.example', 'https://shop-wp.example']);
+    expect((await collector.store.sites.get(shop))!.allowed_origins).toEqual(['https://shop.example', 'https://shop-wp.example']);
     // Another site's key cannot take over that URL.
     expect((await register(blogKey, { site_url: 'https://shop-wp.example' })).status).toBe(403);
   });
@@ -112,13 +112,13 @@ describe('WordPress', () => {
       actions: [{ id: action.id, type: 'flush_cache', payload: { scope: 'all' }, created_at: expect.any(String) }],
       next_check_in: 3600,
     });
-    expect(await collector.store.getWordPressInstall(siteKey)).toMatchObject({ plugin_version: '1.4.0', status: { cache: 'on' } });
+    expect(await collector.store.wordpress.get(siteKey)).toMatchObject({ plugin_version: '1.4.0', status: { cache: 'on' } });
 
     const results = await call('POST', '/api/v1/wordpress/action-results', siteScopedKey, {
       results: [{ action_id: action.id, status: 'succeeded', message: 'flushed 120 entries' }],
     });
     expect(await json(results)).toEqual({ recorded: 1 });
-    expect(await collector.store.getAction(action.id)).toMatchObject({ status: 'succeeded', message: 'flushed 120 entries' });
+    expect(await collector.store.actions.get(action.id)).toMatchObject({ status: 'succeeded', message: 'flushed 120 entries' });
 
     const next = await json(await call('POST', '/api/v1/wordpress/check-in', installationKey, { site_key: siteKey }));
     expect(next.actions).toEqual([]);
@@ -141,8 +141,8 @@ describe('WordPress', () => {
       expect(response.status).toBe(404);
       expect(await json(response)).toMatchObject({ error: { code: 'unknown_action' } });
     }
-    expect((await collector.store.getAction(mine.id))!.status).toBe('pending');
-    expect((await collector.store.getAction(theirs.id))!.status).toBe('pending');
+    expect((await collector.store.actions.get(mine.id))!.status).toBe('pending');
+    expect((await collector.store.actions.get(theirs.id))!.status).toBe('pending');
   });
 
   test.each([
@@ -186,12 +186,12 @@ describe('CSP projects', () => {
     expect((await json(await call('GET', '/api/v1/csp-projects', blogKey))).data).toHaveLength(0);
     expect(await json(await call('GET', `/api/v1/csp-projects/${project.id}`, installationKey))).toMatchObject({ id: project.id });
 
-    await collector.store.insertCspReports(
+    await collector.insertCsp(
       shop,
       [violation('img-src', 'https://cdn.example.net/a.png'), violation('img-src', 'https://cdn.example.net/b.png'), violation('script-src-elem', 'https://ads.example.org/t.js')],
-      { receivedAt: Date.now() },
+      Date.now(),
     );
-    await collector.store.insertCspReports(blog, [violation('img-src', 'https://blog-only.example/x.png')], { receivedAt: Date.now() });
+    await collector.insertCsp(blog, [violation('img-src', 'https://blog-only.example/x.png')], Date.now());
     const suggestion = await json(await call('GET', `/api/v1/csp-projects/${project.id}/suggested-policy`, shopKey));
     expect(suggestion).toMatchObject({
       policy: "default-src 'self' https://ads.example.org; img-src 'self' https://cdn.example.net",
@@ -228,7 +228,7 @@ describe('CSP projects', () => {
       expect(response.status, `${method} ${path}`).toBe(403);
     }
     expect((await call('POST', '/api/v1/csp-projects', shopKey, { site_key: blog, name: 'x', base_policy: "default-src 'self'" })).status).toBe(403);
-    expect(await collector.store.getCspProject(project.id)).toMatchObject({ name: 'Blog' });
+    expect(await collector.store.cspProjects.get(project.id)).toMatchObject({ name: 'Blog' });
   });
 
   test.each([
@@ -257,7 +257,7 @@ describe('server agents', () => {
     expect(config.updates_url).toBe('http://127.0.0.1:8787/api/v1/server-agents/updates/latest');
     const beat = await call('POST', `/api/v1/server-agents/${agent.agent_id}/heartbeat`, agent.agent_token, { agent_version: '1.0.1', status: { load: 0.4 } });
     expect(await json(beat)).toEqual({ agent_id: agent.agent_id, next_heartbeat: 300 });
-    expect(await collector.store.getServerAgent(agent.agent_id)).toMatchObject({ agent_version: '1.0.1', status: { load: 0.4 } });
+    expect(await collector.store.agents.get(agent.agent_id)).toMatchObject({ agent_version: '1.0.1', status: { load: 0.4 } });
 
     const other = await registerAgent();
     expect((await call('GET', `/api/v1/server-agents/${other.agent_id}/config`, agent.agent_token)).status).toBe(403);

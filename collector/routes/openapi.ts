@@ -1,14 +1,24 @@
-import type { H3 } from 'h3';
-import { resolveLinks, type Links } from '../links';
-import { openApiDocument } from '../openapi';
+import { setupUrls, type Links } from '../core/setupUrls';
+import { defineRoute, type Route } from '../http/route';
+import { openApiDocument } from '../openapi/openApiDocument';
 
-/** `GET /api/openapi.json`: the OpenAPI 3.1 document, built at its first request. */
-export const openApiRoutes = (app: H3, { links }: { links: Links }) => {
+/** `GET /api/openapi.json`: the OpenAPI 3.1 document of the whole route table, built at its first request. */
+export const openApiRoutes = ({ links, routes }: { links: Links; routes: () => Route[] }): Route[] => {
   let document: string | undefined;
-  app.get('/api/openapi.json', (event) => {
-    document ??= JSON.stringify(openApiDocument(resolveLinks(links).appUrl));
-    event.res.headers.set('content-type', 'application/json; charset=utf-8');
-    event.res.headers.set('access-control-allow-origin', '*');
-    return document;
-  });
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/openapi.json',
+      tag: 'Reference',
+      summary: 'This document',
+      auth: 'none',
+      responses: { 200: 'OpenAPI 3.1' },
+      handle: ({ event }) => {
+        document ??= JSON.stringify(openApiDocument(routes(), setupUrls(links).app_url));
+        event.res.headers.set('content-type', 'application/json; charset=utf-8');
+        event.res.headers.set('access-control-allow-origin', '*');
+        return document;
+      },
+    }),
+  ];
 };

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createTestCollector } from '../testCollector';
+import { createTestCollector } from '../testing/testCollector';
 
 describe('performance sessions', () => {
   let collector: ReturnType<typeof createTestCollector>;
@@ -7,7 +7,7 @@ describe('performance sessions', () => {
   const shop = 'https://shop.example';
   beforeEach(async () => {
     collector = createTestCollector();
-    siteKey = (await collector.store.addSite({ allowedOrigins: [shop] })).siteKey;
+    siteKey = await collector.addSite([shop]);
   });
   afterEach(async () => {
     expect(collector.errors).toEqual([]);
@@ -30,7 +30,7 @@ describe('performance sessions', () => {
     expect((await send('PUT', { session_id: 's1', metrics: { LCP: { value: 2600, rating: 'needs-improvement' }, CLS: { value: 0.02, rating: 'good' } } })).status).toBe(202);
     expect((await send('POST', { session_id: 's1', metrics: { INP: { value: 72, rating: 'good' } } })).status).toBe(202);
 
-    const sessions = await collector.store.listPerformanceSessions(siteKey);
+    const sessions = await collector.stored('performance', siteKey);
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({
       session_id: 's1',
@@ -64,7 +64,7 @@ describe('performance sessions', () => {
     const response = await send('POST', body);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: 'invalid_report' } });
-    expect(await collector.store.listPerformanceSessions(siteKey)).toEqual([]);
+    expect(await collector.stored('performance', siteKey)).toEqual([]);
   });
 
   test('the unkeyed path does not exist for sessions (spec: keyed only)', async () => {

@@ -1,25 +1,26 @@
-import type { H3 } from 'h3';
-import { apiError } from '../http/apiError';
-import { accepted, ingestRoutes, type IngestDeps } from '../http/ingestRoutes';
+import type { PerformanceSession } from '../core/records';
 import { JSON_MEDIA_TYPES } from '../http/readJsonBody';
-import { describeIssues } from '../schemas/describeIssues';
-import { parsePerformanceSession } from '../schemas/performanceSession';
+import type { Route } from '../http/route';
+import { jsonSchemaOf } from '../openapi/jsonSchemaOf';
+import { PerformanceSessionObjectSchema, PerformanceSessionSchema } from '../schemas/performanceSession';
+import type { Store } from '../store/contract';
+import { accepted, ingestRoutes, receiveContext } from './ingest';
 
 /**
  * `POST` and `PUT /api/performance-sessions/{site_key}` with the preflight: the first submission
  * of a `session_id` creates the session, later ones update it (each metric keeps its latest value).
  */
-export const performanceSessionRoutes = (app: H3, deps: IngestDeps) =>
-  ingestRoutes(app, {
-    ...deps,
+export const performanceSessionRoutes = ({ store }: { store: Store }): Route[] =>
+  ingestRoutes<PerformanceSession>({
     path: '/api/performance-sessions',
     methods: ['POST', 'PUT'],
-    mediaTypes: JSON_MEDIA_TYPES,
     unkeyed: false,
-    async handle({ event, site, body, userAgent }) {
-      const parsed = parsePerformanceSession(body);
-      if (!parsed.success) throw apiError(400, 'invalid_report', describeIssues(parsed.issues));
-      await deps.store.upsertPerformanceSession(site.siteKey, parsed.output, { receivedAt: Date.now(), userAgent });
+    tag: 'Collection',
+    summary: (method) =>
+      method == 'POST' ? 'Create or update a performance session' : 'Update a performance session (each metric keeps its latest value)',
+    body: { schema: PerformanceSessionSchema, mediaTypes: JSON_MEDIA_TYPES, jsonSchema: jsonSchemaOf(PerformanceSessionObjectSchema) },
+    async handle({ event, site, body }) {
+      await store.performance.upsert(site!.site_key, body, receiveContext(event));
       return accepted(event, 1);
     },
   });

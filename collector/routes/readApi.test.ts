@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { Summary } from '../store/store';
-import { VITALS_THRESHOLDS } from '../store/vitalsThresholds';
-import { createTestCollector } from '../testCollector';
+import type { Summary } from '../core/summary';
+import { VITALS_THRESHOLDS } from '../core/vitals';
+import { createTestCollector } from '../testing/testCollector';
 
 describe('read API', () => {
   let collector: ReturnType<typeof createTestCollector>;
@@ -16,8 +16,8 @@ describe('read API', () => {
 
   beforeEach(async () => {
     collector = createTestCollector();
-    shop = (await collector.store.addSite({ name: 'Shop', allowedOrigins: ['https://shop.example'] })).siteKey;
-    blog = (await collector.store.addSite({ name: 'Blog', allowedOrigins: ['https://blog.example'] })).siteKey;
+    shop = await collector.addSite(['https://shop.example'], 'Shop');
+    blog = await collector.addSite(['https://blog.example'], 'Blog');
     installationKey = await makeKey();
     shopKey = await makeKey(shop);
   });
@@ -47,9 +47,7 @@ describe('read API', () => {
 
   test('lists page with a cursor, oldest first, and filter by since', async () => {
     for (let i = 0; i < 5; i++) {
-      await collector.store.insertErrorReports(shop, [{ error_type: 'js', error_message: `m${i}` }], {
-        receivedAt: Date.parse(`2026-0${i + 1}-01T00:00:00Z`),
-      });
+      await collector.insertErrors(shop, [{ error_type: 'js', error_message: `m${i}` }], Date.parse(`2026-0${i + 1}-01T00:00:00Z`));
     }
     const messages: string[] = [];
     let cursor: string | null = null;
@@ -75,9 +73,9 @@ describe('read API', () => {
   });
 
   test('the summary groups errors by fingerprint and CSP violations by directive and blocked host', async () => {
-    const at = { receivedAt: Date.now() };
+    const at = Date.now();
     const stack = 'TypeError: x\n    at checkout (https://shop.example/app.js:10:5)';
-    await collector.store.insertErrorReports(
+    await collector.insertErrors(
       shop,
       [
         { error_type: 'javascript_error', error_name: 'TypeError', error_message: 'Item 1 missing', stack, count: 3 },
@@ -93,7 +91,7 @@ describe('read API', () => {
       violated_directive: directive,
       blocked_uri: blocked,
     });
-    await collector.store.insertCspReports(
+    await collector.insertCsp(
       shop,
       [violation('img-src', 'https://cdn.example/a.png'), violation('img-src', 'https://cdn.example/b.png'), violation('script-src', 'inline')],
       at,
@@ -116,19 +114,19 @@ describe('read API', () => {
     const values: Record<string, number[]> = {};
     for (let i = 0; i < 137; i++) {
       const metrics: Record<string, { value: number }> = {};
-      for (const [name, [, poor]] of Object.entries(VITALS_THRESHOLDS)) {
+      for (const [name, [, poor]] of VITALS_THRESHOLDS) {
         const value = Math.round(random() * poor * 1.6 * 1000) / 1000;
         (values[name] ??= []).push(value);
         metrics[name] = { value };
       }
-      await collector.store.upsertPerformanceSession(shop, { session_id: `s${i}`, metrics }, { receivedAt: Date.now() });
+      await collector.upsertSession(shop, { session_id: `s${i}`, metrics }, Date.now());
     }
     // An update replaces a value: the old one must not count.
-    await collector.store.upsertPerformanceSession(shop, { session_id: 's0', metrics: { LCP: { value: 99_999 } } }, { receivedAt: Date.now() });
+    await collector.upsertSession(shop, { session_id: 's0', metrics: { LCP: { value: 99_999 } } }, Date.now());
     values.LCP![0] = 99_999;
 
     const summary = (await (await get(`/api/v1/sites/${shop}/summary`, shopKey)).json()) as Summary;
-    for (const [name, [good, poor]] of Object.entries(VITALS_THRESHOLDS)) {
+    for (const [name, [good, poor]] of VITALS_THRESHOLDS) {
       const sorted = [...values[name]!].sort((a, b) => a - b);
       const expected = {
         samples: 137,
@@ -146,20 +144,20 @@ describe('read API', () => {
     const start = Date.parse('2026-03-01T00:00:00Z');
     for (let i = 0; i < 72; i++) {
       const receivedAt = start + i * hour;
-      await collector.store.insertErrorReports(
+      await collector.insertErrors(
         shop,
         [{ error_type: 'js', error_message: `kind ${i % 3}`, count: 1 + (i % 2) }],
-        { receivedAt },
+        receivedAt,
       );
-      await collector.store.insertCspReports(
+      await collector.insertCsp(
         shop,
         [{ report_type: 'csp-violation', document_uri: 'https://shop.example/', effective_directive: 'img-src', blocked_uri: `https://cdn${i % 2}.example/x` }],
-        { receivedAt },
+        receivedAt,
       );
     }
     for (const since of ['2026-03-01T00:00:00Z', '2026-03-02T13:30:00Z', '2026-03-03T23:00:00Z', '2026-03-09T00:00:00Z']) {
       const summary = (await (await get(`/api/v1/sites/${shop}/summary?since=${since}`, shopKey)).json()) as Summary;
-      const reports = await collector.store.listErrorReports(shop, { since, limit: 1000 });
+      const reports = await collector.stored('errors', shop, { since: Date.parse(since), limit: 1000 });
       const expected = new Map<string, { reports: number; count: number }>();
       for (const report of reports) {
         const group = expected.get(report.error_message) ?? { reports: 0, count: 0 };
@@ -178,7 +176,7 @@ describe('read API', () => {
           }, new Map<string, { reports: number; count: number }>()),
         ),
       );
-      const csp = await collector.store.listCspReports(shop, { since, limit: 1000 });
+      const csp = await collector.stored('csp', shop, { since: Date.parse(since), limit: 1000 });
       expect(summary.csp.reduce((total, group) => total + group.reports, 0)).toBe(csp.length);
     }
   });

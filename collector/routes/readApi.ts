@@ -1,59 +1,50 @@
-import { getRouterParam, type H3, type H3Event } from 'h3';
-import * as v from 'valibot';
-import { apiError } from '../http/apiError';
-import { requireSite } from '../http/apiKeys';
-import { methodNotAllowed } from '../http/methodNotAllowed';
-import { describeIssues } from '../schemas/describeIssues';
-import type { ListOptions, Store } from '../store/store';
+import { defineRoute, type Route } from '../http/route';
+import { ListQuerySchema, SummaryQuerySchema } from '../schemas/readQuery';
+import type { ListOptions, Page, Store } from '../store/contract';
+import { readSummary } from '../store/readSummary';
 
-const isoDate = v.pipe(
-  v.string(),
-  v.check((text) => !Number.isNaN(Date.parse(text)), 'since must be an ISO date, like 2026-11-01T00:00:00Z'),
-);
-const positiveInteger = (max: number) =>
-  v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(max));
-
-const ListQuerySchema = v.object({
-  since: v.optional(isoDate),
-  cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,18}$/, 'cursor must be the next_cursor of a previous page'), v.transform(Number))),
-  limit: v.optional(positiveInteger(1000)),
-});
-const SummaryQuerySchema = v.object({ since: v.optional(isoDate), limit: v.optional(positiveInteger(1000)) });
-
-const parseQuery = <S extends v.GenericSchema>(event: H3Event, schema: S): v.InferOutput<S> => {
-  const parsed = v.safeParse(schema, Object.fromEntries(event.url.searchParams));
-  if (!parsed.success) throw apiError(400, 'bad_request', describeIssues(parsed.issues));
-  return parsed.output;
-};
+const PAGE = { description: 'A page, oldest first', schema: { $ref: '#/components/schemas/Page' } };
 
 /**
- * The read API for API-key holders (`Authorization: Bearer KEY`):
- * `GET /api/v1/sites/{site_key}/error-reports`, `/csp-reports`, `/performance-sessions` (oldest
- * first; `since`, `limit`, and `cursor` = the previous page's `next_cursor`), and `/summary`.
+ * The read API (`Authorization: Bearer KEY`): `GET /api/v1/sites/{site_key}/error-reports`,
+ * `/csp-reports`, `/performance-sessions` (oldest first; `since`, `limit`, and `cursor` = the
+ * previous page's `next_cursor`), and `/summary`.
  */
-export const readApiRoutes = (app: H3, { store }: { store: Store }) => {
-  const siteFor = async (event: H3Event) => (await requireSite(event, store, getRouterParam(event, 'site_key')!)).site.siteKey;
-
-  const lists: Record<string, (siteKey: string, options: ListOptions) => Promise<Array<{ id: number }>>> = {
-    'error-reports': (siteKey, options) => store.listErrorReports(siteKey, options),
-    'csp-reports': (siteKey, options) => store.listCspReports(siteKey, options),
-    'performance-sessions': (siteKey, options) => store.listPerformanceSessions(siteKey, options),
-  };
-  for (const [name, list] of Object.entries(lists)) {
-    const route = `/api/v1/sites/:site_key/${name}`;
-    app.get(route, async (event) => {
-      const siteKey = await siteFor(event);
-      const { since, cursor, limit = 100 } = parseQuery(event, ListQuerySchema);
-      const page = await list(siteKey, { since, afterId: cursor, limit });
-      return { data: page, next_cursor: page.length == limit ? String(page[page.length - 1]!.id) : null };
-    });
-    methodNotAllowed(app, route, ['GET', 'HEAD']);
-  }
-
-  app.get('/api/v1/sites/:site_key/summary', async (event) => {
-    const siteKey = await siteFor(event);
-    const { since, limit } = parseQuery(event, SummaryQuerySchema);
-    return { site_key: siteKey, since: since ?? null, ...(await store.summarize(siteKey, { since, limit })) };
-  });
-  methodNotAllowed(app, '/api/v1/sites/:site_key/summary', ['GET', 'HEAD']);
+export const readApiRoutes = ({ store }: { store: Store }): Route[] => {
+  const lists: Array<[string, (siteKey: string, options: ListOptions) => Promise<Page<unknown>>]> = [
+    ['error-reports', store.errors.list],
+    ['csp-reports', store.csp.list],
+    ['performance-sessions', store.performance.list],
+  ];
+  return [
+    ...lists.map(([name, list]) =>
+      defineRoute({
+        method: 'GET',
+        path: `/api/v1/sites/:site_key/${name}`,
+        tag: 'Read API',
+        summary: `Stored ${name}, oldest first`,
+        auth: 'siteApiKey',
+        query: ListQuerySchema,
+        responses: { 200: PAGE },
+        handle: ({ site, query }) => list(site!.site_key, query),
+      }),
+    ),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/sites/:site_key/summary',
+      tag: 'Read API',
+      summary: 'Errors by fingerprint, CSP violations by directive and blocked host, p75 and ratings per metric',
+      auth: 'siteApiKey',
+      query: SummaryQuerySchema,
+      responses: { 200: 'Summary' },
+      async handle({ site, query: { since, limit } }) {
+        const siteKey = site!.site_key;
+        return {
+          site_key: siteKey,
+          since: since === undefined ? null : new Date(since).toISOString(),
+          ...(await readSummary(store, siteKey, { since, limit })),
+        };
+      },
+    }),
+  ];
 };

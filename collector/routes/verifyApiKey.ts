@@ -1,29 +1,39 @@
-import type { H3 } from 'h3';
 import { HTTPError } from 'h3';
-import { requireApiKey } from '../http/apiKeys';
-import { methodNotAllowed } from '../http/methodNotAllowed';
-import type { Store } from '../store/store';
+import { requireApiKey } from '../http/auth';
+import { defineRoute, type Route } from '../http/route';
+import type { Store } from '../store/contract';
 
 /**
- * `POST /api/v1/verify-api-key` (spec section 5): the WordPress plugin's credential check.
- * 200 `{"valid": true, "scope": ...}` or 401 `{"valid": false, "error": {...}}`.
+ * `POST /api/v1/verify-api-key` (spec section 5.2): the WordPress plugin's credential check.
+ * 200 `{"valid": true, "scope": ...}` or 401 `{"valid": false, "error": {...}}`: the answer is the
+ * check itself, so its authentication is done here rather than by the route table.
  */
-export const verifyApiKeyRoutes = (app: H3, { store }: { store: Store }) => {
-  app.post('/api/v1/verify-api-key', async (event) => {
-    try {
-      const key = await requireApiKey(event, store);
-      return {
-        valid: true,
-        scope: key.siteKey ? { type: 'site', site_key: key.siteKey } : { type: 'installation' },
-        name: key.name,
-        created_at: key.createdAt,
-      };
-    } catch (error) {
-      if (!HTTPError.isError(error) || error.status != 401) throw error;
-      event.res.status = 401;
-      error.headers?.forEach((value, name) => event.res.headers.set(name, value));
-      return { valid: false, error: { code: 'unauthorized', message: error.message } };
-    }
-  });
-  methodNotAllowed(app, '/api/v1/verify-api-key', ['POST']);
-};
+export const verifyApiKeyRoutes = ({ store }: { store: Store }): Route[] => [
+  defineRoute({
+    method: 'POST',
+    path: '/api/v1/verify-api-key',
+    tag: 'WordPress',
+    summary: "The WordPress plugin's credential check",
+    auth: 'none',
+    responses: {
+      200: { description: 'Valid', schema: { type: 'object', properties: { valid: { const: true }, scope: { type: 'object' } } } },
+      401: { description: 'Not valid', schema: { type: 'object', properties: { valid: { const: false }, error: { $ref: '#/components/schemas/Error' } } } },
+    },
+    async handle({ event }) {
+      try {
+        const key = await requireApiKey(event, store);
+        return {
+          valid: true,
+          scope: key.site_key ? { type: 'site', site_key: key.site_key } : { type: 'installation' },
+          name: key.name,
+          created_at: key.created_at,
+        };
+      } catch (error) {
+        if (!HTTPError.isError(error) || error.status != 401) throw error;
+        event.res.status = 401;
+        error.headers?.forEach((value, name) => event.res.headers.set(name, value));
+        return { valid: false, error: { code: 'unauthorized', message: error.message } };
+      }
+    },
+  }),
+];

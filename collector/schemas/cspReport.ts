@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { NewCspReport } from '../store/store';
+import type { CspReport } from '../core/records';
 import { describeIssues } from './describeIssues';
 import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra, withReservedFields } from './fields';
 
@@ -43,14 +43,14 @@ const CspBodySchema = v.pipe(
     (body) => !!(body['violated-directive'] || body['effective-directive']),
     'a CSP report needs violated-directive or effective-directive',
   ),
-  v.transform((body): NewCspReport => {
+  v.transform((body): CspReport => {
     const { extra, ...known } = splitExtra<Record<string, unknown>>(body, cspFields);
     const report: Record<string, unknown> = { report_type: 'csp-violation' };
     for (const [name, value] of Object.entries(known)) report[name.replace(/-/g, '_')] = value;
     // The Reporting API has only the effective directive; CSP2 readers expect violated-directive.
     report.violated_directive ??= report.effective_directive;
     if (extra) report.extra = extra;
-    return report as unknown as NewCspReport;
+    return report as unknown as CspReport;
   }),
 );
 
@@ -80,7 +80,7 @@ const ReportingReportSchema = v.looseObject({
 /** Other Reporting API bodies (deprecation, intervention, network-error...) are kept whole, bounded. */
 const MAX_OTHER_BODY_JSON = 8192;
 
-type Parsed = { success: true; output: NewCspReport } | { success: false; issues: v.BaseIssue<unknown>[] };
+type Parsed = { success: true; output: CspReport } | { success: false; issues: v.BaseIssue<unknown>[] };
 
 const fromReportingReport = (input: unknown): Parsed => {
   const report = v.safeParse(ReportingReportSchema, input);
@@ -109,7 +109,7 @@ const fromReportingReport = (input: unknown): Parsed => {
 /** Reporting API batches are small; a larger array is not a browser's. */
 const MAX_REPORTS = 100;
 
-export type CspParseResult = { success: true; output: NewCspReport[] } | { success: false; message: string };
+type CspParseResult = { success: true; output: CspReport[] } | { success: false; message: string };
 
 /**
  * Normalises every shape browsers send to the CSP endpoints (design, "Formats accepted"):
@@ -119,12 +119,12 @@ export type CspParseResult = { success: true; output: NewCspReport[] } | { succe
  * @example
  * parseCspReports([{ type: 'csp-violation', url: 'https://shop.example/', body: { effectiveDirective: 'img-src', blockedURL: 'https://cdn.example/x.gif' } }]);
  */
-export const parseCspReports = (body: unknown): CspParseResult => {
+const parseCspReports = (body: unknown): CspParseResult => {
   const fail = (issues: v.BaseIssue<unknown>[], where = '') => ({ success: false as const, message: where + describeIssues(issues) });
   if (Array.isArray(body)) {
     if (!body.length) return { success: false, message: 'the array is empty' };
     if (body.length > MAX_REPORTS) return { success: false, message: `an array holds at most ${MAX_REPORTS} reports` };
-    const output: NewCspReport[] = [];
+    const output: CspReport[] = [];
     for (const [index, item] of body.entries()) {
       const parsed = fromReportingReport(item);
       if (!parsed.success) return fail(parsed.issues, `[${index}] `);
@@ -149,11 +149,19 @@ export const parseCspReports = (body: unknown): CspParseResult => {
 };
 
 /**
- * Browser extensions inject resources into every page they run on; their violations say nothing
- * about the site. `about:` documents are not the site either.
+ * The body of the CSP endpoints as a schema (see parseCspReports): the reports, normalised, or one
+ * issue naming what is wrong. Documented by hand in the route (`jsonSchema`): a union of shapes
+ * chosen by their members is not expressible from this schema.
+ *
+ * @example
+ * v.parse(CspReportsSchema, { 'csp-report': { 'document-uri': 'https://shop.example/', 'violated-directive': 'img-src' } })
  */
-const NOISE = /^(?:[a-z-]*-extension|webkit-masked-url|about):/i;
-
-/** True for reports the collector answers 204 and does not store. */
-export const isNoise = (report: NewCspReport) =>
-  NOISE.test(report.blocked_uri || '') || NOISE.test(report.source_file || '') || NOISE.test(report.document_uri || '');
+export const CspReportsSchema = v.pipe(
+  v.unknown(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const parsed = parseCspReports(dataset.value);
+    if (parsed.success) return parsed.output;
+    addIssue({ message: parsed.message });
+    return NEVER;
+  }),
+);

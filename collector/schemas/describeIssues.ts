@@ -1,7 +1,12 @@
 import * as v from 'valibot';
 
-/** Turns valibot issues into the message of a 400 `invalid_report`: where, and what is wrong. */
-export const describeIssues = (issues: v.BaseIssue<unknown>[]) =>
+/**
+ * Turns valibot issues into the message of a 400: where, and what is wrong (the first five).
+ *
+ * @example
+ * describeIssues(v.safeParse(schema, input).issues ?? []) // 'error_type: Invalid type: Expected string but received 3'
+ */
+export const describeIssues = (issues: ReadonlyArray<v.BaseIssue<unknown>>) =>
   issues
     .slice(0, 5)
     .map((issue) => {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import type { NewErrorReport } from '../store/store';
+import type { ErrorReport } from '../core/records';
+import { describeIssues } from './describeIssues';
 import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra, withReservedFields } from './fields';
 
 const knownFields = {
@@ -22,7 +23,7 @@ const knownFields = {
  */
 export const ErrorReportSchema = v.pipe(
   v.looseObject(knownFields),
-  v.transform((input) => splitExtra<NewErrorReport>(input, knownFields)),
+  v.transform((input) => splitExtra<ErrorReport>(input, knownFields)),
 );
 
 const SingleErrorReportSchema = v.pipe(ErrorReportSchema, v.transform((report) => [report]));
@@ -34,17 +35,24 @@ const ErrorReportArraySchema = v.pipe(
 );
 
 /**
- * Validates what the error endpoints accept: one report, or an array of 1 to 50. The shape is
- * chosen first, so a bad field in an array is named by its index.
+ * What the error endpoints accept: one report, or an array of 1 to 50, as an array. The shape is
+ * chosen first, so a bad field in an array is named by its index. Fields named `constructor` or
+ * `prototype` go to `extra` too (issue 11, class 4).
  *
  * @example
- * const result = parseErrorReports(JSON.parse(body));
- * if (result.success) store.insertErrorReports(siteKey, result.output, context);
+ * v.parse(ErrorReportsSchema, { error_type: 'javascript_error', error_message: 'x is not defined' }) // [ {...} ]
  */
-export const parseErrorReports = (body: unknown) => {
-  const items: unknown[] = Array.isArray(body) ? body : [body];
-  const parsed = Array.isArray(body) ? v.safeParse(ErrorReportArraySchema, body) : v.safeParse(SingleErrorReportSchema, body);
-  // Fields named `constructor` or `prototype` go to `extra` too (issue 11, class 4).
-  if (parsed.success) parsed.output.forEach((report, index) => withReservedFields(report, items[index]));
-  return parsed;
-};
+export const ErrorReportsSchema = v.pipe(
+  v.unknown(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const parsed = Array.isArray(dataset.value)
+      ? v.safeParse(ErrorReportArraySchema, dataset.value)
+      : v.safeParse(SingleErrorReportSchema, dataset.value);
+    if (parsed.success) {
+      const items: unknown[] = Array.isArray(dataset.value) ? dataset.value : [dataset.value];
+      return parsed.output.map((report, index) => withReservedFields(report, items[index]));
+    }
+    for (const issue of parsed.issues) addIssue({ message: describeIssues([issue]) });
+    return NEVER;
+  }),
+);

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import type { PerformanceSessionInput } from '../store/store';
+import type { PerformanceSession } from '../core/records';
+import { describeIssues } from './describeIssues';
 import { optionalBounded, optionalFinite, reservedKeyOf, splitExtra, withReservedFields } from './fields';
 
 /** web-vitals' own metric fields, sent as they are (https://github.com/GoogleChrome/web-vitals#metric). */
@@ -22,14 +23,11 @@ const sessionFields = {
   ),
 };
 
-/**
- * A performance session (design, "Performance session"): created by the first POST or PUT of a
- * `session_id`, updated by the later ones.
- */
-export const PerformanceSessionSchema = v.pipe(
+/** The session object's shape; documented in OpenAPI as it is. */
+export const PerformanceSessionObjectSchema = v.pipe(
   v.looseObject(sessionFields),
   v.transform((input) => {
-    const session = splitExtra<PerformanceSessionInput>(input, sessionFields);
+    const session = splitExtra<PerformanceSession>(input, sessionFields);
     // Keep web-vitals' own fields only: the metric's attribution can be large and is not stored.
     for (const [name, metric] of Object.entries(session.metrics)) {
       const { value, rating, id, delta, navigationType } = metric;
@@ -42,21 +40,27 @@ export const PerformanceSessionSchema = v.pipe(
 );
 
 /**
- * Validates a performance session. Fields named `constructor` or `prototype` go to `extra`; a
- * metric named so, or `__proto__`, is refused with a clear message (metric names are names, and the
- * schema would otherwise drop it without a word; issue 11, class 4).
+ * A performance session (design, "Performance session"): created by the first POST or PUT of a
+ * `session_id`, updated by the later ones. Fields named `constructor` or `prototype` go to `extra`;
+ * a metric named so, or `__proto__`, is refused with a clear message (metric names are names, and
+ * the record schema would otherwise drop it without a word; issue 11, class 4).
  *
  * @example
- * const parsed = parsePerformanceSession(JSON.parse(body));
- * if (!parsed.success) throw apiError(400, 'invalid_report', describeIssues(parsed.issues));
+ * v.parse(PerformanceSessionSchema, { session_id: 's1', metrics: { LCP: { value: 1200 } } })
  */
-export const parsePerformanceSession = (body: unknown) => {
-  const metrics = body && typeof body == 'object' && Object.hasOwn(body, 'metrics') ? (body as { metrics: unknown }).metrics : undefined;
-  const reserved = reservedKeyOf(metrics);
-  const parsed = v.safeParse(
-    reserved === undefined ? PerformanceSessionSchema : v.pipe(PerformanceSessionSchema, v.check(() => false, `metrics: "${reserved}" is not a metric name`)),
-    body,
-  );
-  if (parsed.success) withReservedFields(parsed.output, body);
-  return parsed;
-};
+export const PerformanceSessionSchema = v.pipe(
+  v.unknown(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const body = dataset.value;
+    const metrics = body && typeof body == 'object' && Object.hasOwn(body, 'metrics') ? (body as { metrics: unknown }).metrics : undefined;
+    const reserved = reservedKeyOf(metrics);
+    if (reserved !== undefined) {
+      addIssue({ message: `metrics: "${reserved}" is not a metric name` });
+      return NEVER;
+    }
+    const parsed = v.safeParse(PerformanceSessionObjectSchema, body);
+    if (parsed.success) return withReservedFields(parsed.output, body);
+    addIssue({ message: describeIssues(parsed.issues) });
+    return NEVER;
+  }),
+);

@@ -3,9 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { migrate } from './migrations';
+import { seedStore } from '../testing/seed';
 import { createSqliteStore } from './sqlite';
+import { migrate } from './sqlite/migrations';
+import { readSummary } from './readSummary';
+import { describeStoreContract } from './store.contract';
 
+describeStoreContract('SQLite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-contract-'));
+  return {
+    open: async () => createSqliteStore({ file: join(dir, 'sitebeacon.db') }),
+    destroy: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+// What only the SQLite adapter has: the file, its mode, its schema versions.
 let dir: string;
 let file: string;
 beforeEach(() => {
@@ -14,24 +26,13 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-test('a new file is migrated, in WAL mode, with the default site', async () => {
+test('a new file is migrated, in WAL mode', async () => {
   const store = createSqliteStore({ file });
-  expect(await store.getDefaultSite()).toMatchObject({ siteKey: 'default', allowedOrigins: [] });
   await store.close();
   const db = new Database(file, { readonly: true });
   expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
   expect(db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(1);
   db.close();
-});
-
-test('reopening keeps what was committed and does not migrate twice', async () => {
-  const first = createSqliteStore({ file });
-  const site = await first.addSite({ name: 'Shop', allowedOrigins: ['https://shop.example'] });
-  await first.insertErrorReports(site.siteKey, [{ error_type: 'js', error_message: 'kept' }], { receivedAt: Date.now() });
-  await first.close();
-  const second = createSqliteStore({ file });
-  expect((await second.listErrorReports(site.siteKey)).map((record) => record.error_message)).toEqual(['kept']);
-  await second.close();
 });
 
 test('a database from a newer collector is refused with a clear message instead of being damaged', () => {
@@ -41,43 +42,7 @@ test('a database from a newer collector is refused with a clear message instead 
   expect(() => createSqliteStore({ file })).toThrow(/schema version 999, newer than this collector/);
 });
 
-test('listing pages by cursor and limit', async () => {
-  const store = createSqliteStore({ file });
-  const reports = Array.from({ length: 5 }, (_, i) => ({ error_type: 'js', error_message: `m${i}` }));
-  await store.insertErrorReports('default', reports, { receivedAt: Date.now() });
-  const page1 = await store.listErrorReports('default', { limit: 2 });
-  const page2 = await store.listErrorReports('default', { limit: 2, afterId: page1[1]!.id });
-  expect([...page1, ...page2].map((record) => record.error_message)).toEqual(['m0', 'm1', 'm2', 'm3']);
-  await store.close();
-});
-
-test('writes of one event-loop turn commit together; one failing write does not undo the others', async () => {
-  const store = createSqliteStore({ file });
-  const context = { receivedAt: Date.now() };
-  const results = await Promise.allSettled([
-    store.insertErrorReports('default', [{ error_type: 'js', error_message: 'a' }], context),
-    // No such site: the foreign key refuses it.
-    store.insertErrorReports('no-such-site', [{ error_type: 'js', error_message: 'b' }], context),
-    store.insertErrorReports('default', [{ error_type: 'js', error_message: 'c' }], context),
-  ]);
-  expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-  await store.close();
-  const reopened = createSqliteStore({ file });
-  expect((await reopened.listErrorReports('default')).map((record) => record.error_message)).toEqual(['a', 'c']);
-  await reopened.close();
-});
-
-test('close() commits what is still queued', async () => {
-  const store = createSqliteStore({ file });
-  const written = store.insertErrorReports('default', [{ error_type: 'js', error_message: 'last' }], { receivedAt: Date.now() });
-  await store.close();
-  await expect(written).resolves.toBe(1);
-  const reopened = createSqliteStore({ file });
-  expect(await reopened.listErrorReports('default')).toHaveLength(1);
-  await reopened.close();
-});
-
-test('a database written by an older schema (version 2) opens, and its rows get what the new one derives', () => {
+test('a database written by an older schema (version 2) opens, and its rows get what the new one derives', async () => {
   const old = new Database(file);
   migrate(old, 2);
   old.prepare("INSERT INTO error_reports (site_key, received_at, error_type, error_message) VALUES ('default', 1, 'js', 'Item 4 lost')").run();
@@ -87,15 +52,14 @@ test('a database written by an older schema (version 2) opens, and its rows get 
     .run(JSON.stringify({ LCP: { value: 1800 } }));
   old.close();
 
-  return (async () => {
-    const store = createSqliteStore({ file });
-    const [error] = await store.listErrorReports('default');
-    expect(error!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
-    expect((await store.listCspReports('default'))[0]!.blocked_host).toBe('cdn.example');
-    const summary = await store.summarize('default');
-    expect(summary.vitals.LCP).toMatchObject({ samples: 1, p75: 1800, good: 1 });
-    expect(summary.errors).toMatchObject([{ error_message: 'Item 4 lost', reports: 1, count: 1 }]);
-    expect(summary.csp).toEqual([]);
-    await store.close();
-  })();
+  const store = createSqliteStore({ file });
+  const seed = seedStore(store);
+  const [error] = await seed.stored('errors', 'default');
+  expect(error!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+  expect((await seed.stored('csp', 'default'))[0]!.blocked_host).toBe('cdn.example');
+  const summary = await readSummary(store, 'default');
+  expect(summary.vitals.LCP).toMatchObject({ samples: 1, p75: 1800, good: 1 });
+  expect(summary.errors).toMatchObject([{ error_message: 'Item 4 lost', reports: 1, count: 1 }]);
+  expect(summary.csp).toEqual([]);
+  await store.close();
 });

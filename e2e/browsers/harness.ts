@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { CLI, parseNdjson, selfSignedCertificate, spawnCollector } from '../../collector/spawnCollector';
+import { CLI, parseNdjson, selfSignedCertificate, spawnCollector } from '../../collector/testing/spawnCollector';
 import { forget, stopOnExit } from './cleanup';
 
 const run = promisify(execFile);

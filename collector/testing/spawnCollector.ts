@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI (`npm run build`), run as users run it. */
-export const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** A `sitebeacon serve` child process on a random port; for tests and benchmarks. */
 export interface CollectorProcess {
@@ -18,13 +18,14 @@ export interface CollectorProcess {
 }
 
 /**
- * Starts `sitebeacon serve --port 0 --db DB ...args` and resolves once it listens.
+ * Starts `sitebeacon serve --json --port 0 --db DB ...args` and resolves once it listens, with the
+ * URL from the line `serve --json` prints then.
  *
  * @example
  * const collector = await spawnCollector({ db: '/tmp/x.db', args: ['--rate-limit', '0'] });
  */
 export const spawnCollector = ({ db, args = [] }: { db: string; args?: string[] }): Promise<CollectorProcess> => {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--db', db, ...args], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--json', '--port', '0', '--host', '127.0.0.1', '--db', db, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -38,8 +39,10 @@ export const spawnCollector = ({ db, args = [] }: { db: string; args?: string[] 
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk;
-      const match = /listening on (https?:\/\/[^:\s]+:(\d+))/.exec(stdout);
-      if (match) resolve({ url: match[1]!, port: Number(match[2]), child, stderr: () => stderr, stop });
+      const line = stdout.split('\n', 2);
+      if (line.length < 2) return;
+      const { url } = JSON.parse(line[0]!) as { url: string };
+      resolve({ url, port: Number(new URL(url).port), child, stderr: () => stderr, stop });
     });
     exited.then((code) => reject(new Error(`sitebeacon serve exited with ${code}: ${stdout}${stderr}`)));
   });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { NewErrorReport } from './store';
+import type { ErrorReport } from './records';
 
 /** The first stack frame that names a location: "at fn (url:line:col)" (V8) or "fn@url:line:col" (Gecko, WebKit). */
 const FRAME = /(?:at\s+(?:(\S+)\s+\()?|^([^@\n]*)@)(\S+?):\d+:\d+\)?$/m;
@@ -13,7 +13,7 @@ const FRAME = /(?:at\s+(?:(\S+)\s+\()?|^([^@\n]*)@)(\S+?):\d+:\d+\)?$/m;
  * fingerprintOf({ error_type: 'javascript_error', error_message: 'Item 42 not found' }) ==
  *   fingerprintOf({ error_type: 'javascript_error', error_message: 'Item 7 not found' })
  */
-export const fingerprintOf = (report: Pick<NewErrorReport, 'error_type' | 'error_name' | 'error_message' | 'stack' | 'source_url'>) => {
+export const fingerprintOf = (report: Pick<ErrorReport, 'error_type' | 'error_name' | 'error_message' | 'stack' | 'source_url'>) => {
   const message = report.error_message
     .replace(/\b[0-9a-f]{8,}\b|\b[0-9a-f-]{36}\b/gi, '<id>')
     .replace(/\d+/g, '<n>');
@@ -23,18 +23,4 @@ export const fingerprintOf = (report: Pick<NewErrorReport, 'error_type' | 'error
     .update([report.error_type, report.error_name ?? '', message, location].join('\n'))
     .digest('hex')
     .slice(0, 16);
-};
-
-/**
- * What a CSP summary groups by besides the directive: the blocked URI's host, or the keyword or
- * scheme CSP reports instead of a URL (`inline`, `eval`, `data`, `blob`...).
- */
-export const blockedHostOf = (blockedUri: string | undefined) => {
-  if (!blockedUri) return '';
-  try {
-    const url = new URL(blockedUri);
-    return url.host || url.protocol.replace(/:$/, '');
-  } catch {
-    return blockedUri.replace(/:.*$/, '').slice(0, 64);
-  }
 };

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { blockedHostOf, fingerprintOf } from './fingerprint';
+import { fingerprintOf } from './fingerprint';
 
 const base = { error_type: 'javascript_error', error_name: 'TypeError', error_message: 'Item 42 not found' };
 
@@ -20,12 +20,4 @@ test('the first frame groups by function and file, not line or query', () => {
   );
   const gecko = 'checkout@https://shop.example/app.js:10:5\n@https://shop.example/app.js:1:1';
   expect(fingerprintOf({ ...base, stack: gecko })).toBe(fingerprintOf({ ...base, stack: gecko.replace(':10:5', ':11:2') }));
-});
-
-test('the blocked host: host for URLs, the keyword otherwise', () => {
-  expect(blockedHostOf('https://cdn.example.net:8443/pixel.gif')).toBe('cdn.example.net:8443');
-  expect(blockedHostOf('inline')).toBe('inline');
-  expect(blockedHostOf('eval')).toBe('eval');
-  expect(blockedHostOf('data:image/png;base64,AAAA')).toBe('data');
-  expect(blockedHostOf('')).toBe('');
 });

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
-import { blockedHostOf, fingerprintOf } from './fingerprint';
-import { DEFAULT_SITE_KEY, type NewErrorReport } from './store';
+import { blockedHostOf } from '../../core/blockedHost';
+import { fingerprintOf } from '../../core/fingerprint';
+import { DEFAULT_SITE_KEY, type ErrorReport } from '../../core/records';
 
 /**
  * Schema versions, oldest first. A database records how many it has applied in
@@ -97,8 +98,8 @@ const migrations: Array<string | ((db: Database) => void)> = [
     // Rows an older collector stored get the derived columns too. (`all()`, not `iterate()`:
     // better-sqlite3 refuses writes while a statement is being iterated.)
     const setFingerprint = db.prepare('UPDATE error_reports SET fingerprint = ? WHERE id = ?');
-    for (const row of db.prepare('SELECT * FROM error_reports').all() as Array<NewErrorReport & { id: number }>) {
-      setFingerprint.run(fingerprintOf(row as NewErrorReport), row.id);
+    for (const row of db.prepare('SELECT * FROM error_reports').all() as Array<ErrorReport & { id: number }>) {
+      setFingerprint.run(fingerprintOf(row as ErrorReport), row.id);
     }
     const setHost = db.prepare('UPDATE csp_reports SET blocked_host = ? WHERE id = ?');
     for (const row of db.prepare('SELECT id, blocked_uri FROM csp_reports').all() as Array<{ id: number; blocked_uri: string | null }>) {

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCollector, type RequestLogEntry } from './app';
-import { hashApiKey, newApiKey } from './http/apiKeys';
-import type { RateLimits } from './http/rateLimiter';
-import type { AgentUpdates } from './routes/serverAgents';
-import { createSqliteStore } from './store/sqlite';
+import type { AgentUpdates } from '../agents/updates';
+import { createCollector, type RequestLogEntry } from '../app';
+import { hashApiKey, newApiKey } from '../core/keys';
+import type { RateLimits } from '../http/rateLimiter';
+import { createSqliteStore } from '../store/sqlite';
+import { seedStore } from './seed';
 
 /**
  * A collector on a real, fresh SQLite file for unit tests, called in-process through
@@ -28,7 +29,7 @@ export const createTestCollector = (
   const requestLog: RequestLogEntry[] = [];
   const app = createCollector({
     store,
-    beaconFile: fileURLToPath(new URL('../dist/beacon.min.js', import.meta.url)),
+    beaconFile: fileURLToPath(new URL('../../dist/beacon.min.js', import.meta.url)),
     links: { appUrl: () => 'http://127.0.0.1:8787', ingestUrl: () => options.ingestUrl },
     demo: options.demo ? { siteKey: 'demo' } : undefined,
     agentUpdates: options.agentUpdates,
@@ -43,6 +44,8 @@ export const createTestCollector = (
   return {
     app,
     store,
+    /** addSite, insertErrors, insertCsp, upsertSession, stored: see seed.ts. */
+    ...seedStore(store),
     file,
     /** Errors the collector logged as internal (a bug if any). */
     errors,
@@ -52,7 +55,7 @@ export const createTestCollector = (
     /** Creates an API key for one site, or the whole installation; returns the key itself. */
     apiKey: async (siteKey?: string) => {
       const key = newApiKey();
-      await store.createApiKey({ keyHash: hashApiKey(key), name: 'test', siteKey });
+      await store.apiKeys.create({ key_hash: hashApiKey(key), name: 'test', site_key: siteKey });
       return key;
     },
     /** POSTs `body` (serialised unless a string) with the given Content-Type and headers. */

@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { openStore } from '../store/openStore';
+import type { Store } from '../store/contract';
+
+/** Where the CLI writes, and its environment; tests pass their own. */
+export interface CliIO {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+/** A mistake in the command line: main() prints it with the usage and exits 2. */
+export class UsageError extends Error {}
+
+const common = {
+  db: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options'];
+
+/**
+ * A command's options, with `--db`, `--json` and `--help`; an unknown or malformed one is a UsageError.
+ *
+ * @example
+ * const values = parseOptions(['--site', 'abc', '--json'], { site: { type: 'string' } }); // { site: 'abc', json: true, ... }
+ */
+export const parseOptions = <O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) => {
+  try {
+    return parseArgs({ args, options: { ...common, ...options }, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+};
+
+/** The SQLite file: `--db`, else `SITEBEACON_DB`, else ./data/sitebeacon.db. */
+export const databaseLocation = (values: { db?: string | undefined }, io: CliIO) =>
+  resolve(values.db || io.env.SITEBEACON_DB || './data/sitebeacon.db');
+
+/** Opens the store for one command's work and closes it after, whatever happens. */
+export const withStore = async <T>(location: string, work: (store: Store) => Promise<T>) => {
+  const store = await openStore(location);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+};
+
+/** A URL option without its trailing slashes, or undefined when not given. */
+export const baseUrl = (value: string | undefined) => value?.replace(/\/+$/, '') || undefined;

@@ -1,0 +1,23 @@
+import { actionAdd } from './actionAdd';
+import type { CliIO } from './args';
+import { check } from './check';
+import { exportRecords } from './exportRecords';
+import { keyCreate } from './keyCreate';
+import { serve } from './serve';
+import { siteAdd } from './siteAdd';
+
+/** A command: resolves to its exit code, or to nothing for 0. */
+export type Command = (args: string[], io: CliIO) => Promise<number | void>;
+
+/**
+ * The command table: the words that name a command, and what runs it with the arguments after
+ * them. Longest names first is not needed: no name is a prefix of another.
+ */
+export const COMMANDS: Array<{ name: string[]; run: Command }> = [
+  { name: ['serve'], run: serve },
+  { name: ['site', 'add'], run: siteAdd },
+  { name: ['key', 'create'], run: keyCreate },
+  { name: ['action', 'add'], run: actionAdd },
+  { name: ['export'], run: exportRecords },
+  { name: ['check'], run: check },
+];

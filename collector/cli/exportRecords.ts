@@ -1,0 +1,28 @@
+import type { Page, Store } from '../store/contract';
+import { databaseLocation, parseOptions, UsageError, withStore, type CliIO } from './args';
+
+const KINDS = ['errors', 'csp', 'performance'] as const;
+type Kind = (typeof KINDS)[number];
+
+const PAGE_SIZE = 1000;
+
+/** `sitebeacon export --site SITE_KEY --kind errors|csp|performance [--since ISO]`: stored records as NDJSON, oldest first. */
+export const exportRecords = async (args: string[], io: CliIO) => {
+  const values = parseOptions(args, { site: { type: 'string' }, kind: { type: 'string' }, since: { type: 'string' } });
+  const siteKey = values.site;
+  if (!siteKey) throw new UsageError('export needs --site SITE_KEY');
+  const kind = values.kind as Kind;
+  if (!KINDS.includes(kind)) throw new UsageError(`export needs --kind ${KINDS.join('|')}`);
+  const since = values.since === undefined ? undefined : Date.parse(values.since);
+  if (Number.isNaN(since)) throw new UsageError(`--since ${values.since} is not an ISO date`);
+  await withStore(databaseLocation(values, io), async (store: Store) => {
+    if (!(await store.sites.get(siteKey))) throw new Error(`no site has the key "${siteKey}"`);
+    const records = { errors: store.errors, csp: store.csp, performance: store.performance }[kind];
+    for (let cursor: string | undefined; ; ) {
+      const page: Page<unknown> = await records.list(siteKey, { since, cursor, limit: PAGE_SIZE });
+      for (const record of page.data) io.out(JSON.stringify(record));
+      if (!page.next_cursor) break;
+      cursor = page.next_cursor;
+    }
+  });
+};

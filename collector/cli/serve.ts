@@ -1,0 +1,131 @@
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve as serveH3 } from 'h3';
+import { loadSigningKey } from '../agents/updates';
+import { createCollector } from '../app';
+import { DEMO_SITE_KEY } from '../core/records';
+import { baseUrl, databaseLocation, parseOptions, UsageError, type CliIO } from './args';
+import { openStore } from '../store/openStore';
+
+const LOG_LEVELS: Record<string, number> = { info: 0, warn: 400, error: 500, silent: Infinity };
+
+const readServeOptions = (args: string[], io: CliIO) => {
+  const values = parseOptions(args, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'public-url': { type: 'string' },
+    demo: { type: 'boolean', default: false },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'site-rate-limit': { type: 'string' },
+    'trust-proxy': { type: 'boolean', default: false },
+    'log-level': { type: 'string' },
+    'ingest-url': { type: 'string' },
+    'agent-updates-dir': { type: 'string' },
+    'agent-signing-key': { type: 'string' },
+  });
+  const port = Number(values.port ?? io.env.SITEBEACON_PORT ?? 8787);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${values.port} is not a port`);
+  const rate = (flag: 'rate-limit' | 'site-rate-limit') => {
+    const value = values[flag];
+    if (value === undefined) return {};
+    const perSecond = Number(value);
+    if (!(perSecond >= 0)) throw new UsageError(`--${flag} ${value} is not a number of requests per second`);
+    return { [flag == 'rate-limit' ? 'perIp' : 'perSite']: perSecond };
+  };
+  if (!!values['tls-cert'] != !!values['tls-key']) throw new UsageError('--tls-cert and --tls-key go together');
+  const logLevel = values['log-level'] || io.env.SITEBEACON_LOG_LEVEL || 'info';
+  const minimumStatus = LOG_LEVELS[logLevel];
+  if (minimumStatus === undefined) throw new UsageError(`--log-level ${logLevel} is not one of ${Object.keys(LOG_LEVELS).join(', ')}`);
+  return {
+    values,
+    port,
+    host: values.host || io.env.SITEBEACON_HOST || '127.0.0.1',
+    rateLimits: { ...rate('rate-limit'), ...rate('site-rate-limit') },
+    tls: values['tls-cert'] ? { cert: resolve(values['tls-cert']), key: resolve(values['tls-key']!) } : undefined,
+    minimumStatus,
+    database: databaseLocation(values, io),
+    publicUrl: baseUrl(values['public-url'] || io.env.SITEBEACON_PUBLIC_URL),
+    ingestUrl: baseUrl(values['ingest-url'] || io.env.SITEBEACON_INGEST_URL),
+  };
+};
+
+/**
+ * `sitebeacon serve`: the collector on `--host`:`--port` until SIGINT or SIGTERM. Prints its URL
+ * once it listens: as text, or with `--json` as one line `{"url", "public_url", "db"[, "demo"]}`
+ * that tools (collector/testing/spawnCollector.ts) read.
+ */
+export const serve = async (args: string[], io: CliIO) => {
+  const { values, port, host, rateLimits, tls, minimumStatus, database, ingestUrl, ...options } = readServeOptions(args, io);
+  const store = await openStore(database);
+  let publicUrl = options.publicUrl ?? '';
+  const app = createCollector({
+    store,
+    beaconFile: fileURLToPath(new URL('./beacon.min.js', import.meta.url)),
+    links: { appUrl: () => publicUrl, ingestUrl: () => ingestUrl },
+    demo: values.demo ? { siteKey: DEMO_SITE_KEY } : undefined,
+    agentUpdates: values['agent-updates-dir']
+      ? {
+          dir: resolve(values['agent-updates-dir']),
+          privateKey: loadSigningKey(resolve(values['agent-signing-key'] || join(dirname(database), 'agent-signing-key.pem'))),
+        }
+      : undefined,
+    rateLimits,
+    trustProxy: values['trust-proxy'],
+    // One JSON line per request on stderr; stdout stays for what the command prints.
+    logRequest: (entry) => {
+      if (entry.status >= minimumStatus) io.err(JSON.stringify({ level: entry.status >= 500 ? 'error' : entry.status >= 400 ? 'warn' : 'info', ...entry }));
+    },
+    logError: (error) => {
+      if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
+    },
+  });
+  const server = serveH3(app, {
+    port,
+    hostname: host,
+    silent: true,
+    gracefulShutdown: false,
+    tls,
+    // HTTPS as HTTP/1.1: srvx would serve HTTP/2, whose sessions a browser keeps open and Node's
+    // server.close() then waits on for ever; HTTP/1.1 connections close when idle (see shutdown).
+    // A client gets 10 s to send its headers and its whole request: slow or stalled clients
+    // (slowloris) are cut off instead of holding connections (Node's defaults are 60 s and 300 s).
+    // Node checks those timeouts every connectionsCheckingInterval (30 s by default): every second here.
+    node: { http2: false, headersTimeout: 10_000, requestTimeout: 10_000, connectionsCheckingInterval: 1_000 },
+  });
+  await server.ready();
+  const address = server.node?.server?.address() as AddressInfo;
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  publicUrl ||= url;
+  if (values.demo) {
+    await store.sites.put({ site_key: DEMO_SITE_KEY, name: 'Demo', allowed_origins: [new URL(publicUrl).origin] });
+  }
+  if (values.json) {
+    io.out(JSON.stringify({ url, public_url: publicUrl, db: database, ...(values.demo ? { demo: `${publicUrl}/` } : {}) }));
+  } else {
+    io.out(`sitebeacon collector listening on ${url}`);
+    io.out(`data stored in ${database}`);
+    if (values.demo) io.out(`demo page: ${publicUrl}/ (site key "${DEMO_SITE_KEY}")`);
+  }
+  let closing = false;
+  // Graceful shutdown: stop accepting, let the requests in flight finish (their writes commit
+  // before they are answered), commit what is queued, close the file, exit.
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    const forceTimer = setTimeout(() => server.close(true), 10_000);
+    forceTimer.unref();
+    // Node closes the connections idle when close() is called; a keep-alive connection whose
+    // request finishes later would hold the process for its whole keep-alive timeout.
+    const httpServer = server.node?.server as { closeIdleConnections?: () => void } | undefined;
+    const closeIdle = setInterval(() => httpServer?.closeIdleConnections?.(), 50);
+    await server.close();
+    clearInterval(closeIdle);
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+};

@@ -1,0 +1,34 @@
+import { newSiteKey } from '../core/keys';
+import { setupUrls, snippet } from '../core/setupUrls';
+import { baseUrl, databaseLocation, parseOptions, UsageError, withStore, type CliIO } from './args';
+
+const toOrigin = (value: string) => {
+  if (!URL.canParse(value)) throw new UsageError(`--origin ${value} is not a URL; write it like https://shop.example`);
+  const url = new URL(value);
+  if (url.protocol != 'http:' && url.protocol != 'https:') throw new UsageError(`--origin ${value} is not http(s)`);
+  return url.origin;
+};
+
+/** `sitebeacon site add --origin URL [--origin URL...] [--name NAME]`: a new site, its key and script tag. */
+export const siteAdd = async (args: string[], io: CliIO) => {
+  const values = parseOptions(args, {
+    origin: { type: 'string', multiple: true },
+    name: { type: 'string' },
+    'public-url': { type: 'string' },
+    'ingest-url': { type: 'string' },
+  });
+  const origins = (values.origin || []).map(toOrigin);
+  if (!origins.length) throw new UsageError('site add needs at least one --origin URL');
+  const siteKey = newSiteKey();
+  const site = await withStore(databaseLocation(values, io), (store) =>
+    store.sites.create({ site_key: siteKey, name: values.name || siteKey, allowed_origins: origins }),
+  );
+  const appUrl = baseUrl(values['public-url'] || io.env.SITEBEACON_PUBLIC_URL) || 'http://127.0.0.1:8787';
+  const ingestUrl = baseUrl(values['ingest-url'] || io.env.SITEBEACON_INGEST_URL);
+  const tag = snippet(setupUrls({ appUrl: () => appUrl, ingestUrl: () => ingestUrl }), site.site_key);
+  if (values.json) {
+    io.out(JSON.stringify({ site_key: site.site_key, name: site.name, allowed_origins: site.allowed_origins, snippet: tag }));
+  } else {
+    io.out(`Created site "${site.name}"\n  site key:        ${site.site_key}\n  allowed origins: ${origins.join(', ')}\n\nPaste into every page:\n  ${tag}`);
+  }
+};

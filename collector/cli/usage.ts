@@ -1,0 +1,27 @@
+/** `sitebeacon --help`: every command of the command table (commands.ts), in one text. */
+export const USAGE = `Usage: sitebeacon <command> [options]
+
+Commands:
+  serve [--port 8787] [--host 127.0.0.1] [--public-url URL] [--demo]
+        [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--site-rate-limit N] [--trust-proxy]
+        [--log-level info|warn|error|silent] [--ingest-url URL]
+        [--agent-updates-dir DIR [--agent-signing-key FILE]]
+                        run the collector (--demo also serves a demo page at /);
+                        rate limits are requests per second per client IP (default 20) and
+                        per site (default 500), 0 turns one off; --json prints one line
+                        {"url": ...} once it listens
+  site add --origin URL [--origin URL...] [--name NAME] [--public-url URL] [--ingest-url URL]
+                        create a site; prints its key and script tag
+  action add --site SITE_KEY --type TYPE [--payload JSON]
+                        queue an action for a WordPress site's next check-in
+  key create [--site SITE_KEY] [--name NAME]
+                        create an API key (for one site, or the whole installation);
+                        it is printed once and stored only as a hash
+  export --site SITE_KEY --kind errors|csp|performance [--since ISO]
+                        print stored records as NDJSON
+  check URL [--site SITE_KEY] [--page PAGE_URL] [--connect-timeout S] [--timeout S] [--ca FILE]
+                        diagnose, from this machine, why reports may not arrive (see check --help)
+
+Every command takes --db FILE (default ./data/sitebeacon.db, env SITEBEACON_DB) and --json.
+Env: SITEBEACON_PORT, SITEBEACON_HOST, SITEBEACON_PUBLIC_URL, SITEBEACON_INGEST_URL, SITEBEACON_LOG_LEVEL.
+`;

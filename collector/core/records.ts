@@ -1,0 +1,183 @@
+/**
+ * The records the collector keeps, as the read API, the export and every store show them. One
+ * naming convention: field names are the wire format's, snake_case; times are ISO strings.
+ * The wire format of what browsers send is in ../schemas/ (../shared/design.md, "Wire format").
+ */
+
+/** A site: the public key browsers report under, and the origins allowed to use it. */
+export interface Site {
+  site_key: string;
+  name: string;
+  allowed_origins: string[];
+  created_at: string;
+}
+
+/** The installation's default site: the spec's unkeyed endpoints (section 4) store under it. */
+export const DEFAULT_SITE_KEY = 'default';
+
+/** The site `serve --demo` creates for its demo page, allowed from the collector's own origin. */
+export const DEMO_SITE_KEY = 'demo';
+
+/** An error report as validated by the collector (../shared/design.md, "Error report"). */
+export interface ErrorReport {
+  error_type: string;
+  error_message: string;
+  error_name?: string | undefined;
+  stack?: string | undefined;
+  source_url?: string | undefined;
+  line?: number | undefined;
+  column?: number | undefined;
+  page_url?: string | undefined;
+  timestamp?: number | undefined;
+  session_id?: string | undefined;
+  count?: number | undefined;
+  /** Fields beyond the known ones, kept as sent (bounded). */
+  extra?: Record<string, unknown> | undefined;
+}
+
+/** An error report ready to store: with what core derives from it. */
+export interface NewErrorReport extends ErrorReport {
+  /** Groups reports of the same problem (core/fingerprint.ts). */
+  fingerprint: string;
+}
+
+export interface StoredErrorReport extends NewErrorReport {
+  id: number;
+  site_key: string;
+  received_at: string;
+  user_agent?: string | undefined;
+}
+
+/**
+ * A CSP violation (or another Reporting API report) as normalised from any of the shapes
+ * browsers send. Field names are the CSP2 ones in snake_case.
+ */
+export interface CspReport {
+  /** `csp-violation`, or the Reporting API type (`deprecation`, `intervention`, `network-error`, ...). */
+  report_type: string;
+  document_uri?: string | undefined;
+  referrer?: string | undefined;
+  violated_directive?: string | undefined;
+  effective_directive?: string | undefined;
+  original_policy?: string | undefined;
+  disposition?: string | undefined;
+  blocked_uri?: string | undefined;
+  source_file?: string | undefined;
+  line_number?: number | undefined;
+  column_number?: number | undefined;
+  status_code?: number | undefined;
+  script_sample?: string | undefined;
+  /** Reporting API `age` in milliseconds. */
+  age?: number | undefined;
+  /** The body of a report that is not a CSP violation, as sent (bounded). */
+  body?: Record<string, unknown> | undefined;
+  extra?: Record<string, unknown> | undefined;
+}
+
+/** A CSP report ready to store. */
+export interface NewCspReport extends CspReport {
+  /** The blocked URI's host, or its keyword (`inline`, `eval`, `data`...): core/blockedHost.ts. */
+  blocked_host: string;
+}
+
+export interface StoredCspReport extends NewCspReport {
+  id: number;
+  site_key: string;
+  received_at: string;
+  user_agent?: string | undefined;
+}
+
+/** One metric of a performance session: web-vitals' own fields. */
+export interface MetricValue {
+  value: number;
+  rating?: string | undefined;
+  id?: string | undefined;
+  delta?: number | undefined;
+  navigationType?: string | undefined;
+}
+
+/** A performance session (../shared/design.md, "Performance session"). */
+export interface PerformanceSession {
+  session_id: string;
+  page_url?: string | undefined;
+  navigation_type?: string | undefined;
+  started_at?: number | undefined;
+  metrics: Record<string, MetricValue>;
+  extra?: Record<string, unknown> | undefined;
+}
+
+export interface StoredPerformanceSession extends PerformanceSession {
+  id: number;
+  site_key: string;
+  received_at: string;
+  updated_at: string;
+  user_agent?: string | undefined;
+}
+
+/** What the collector knows of the request a report came in. */
+export interface ReceiveContext {
+  /** Milliseconds since the epoch. */
+  received_at: number;
+  user_agent?: string | undefined;
+}
+
+/** An API key as stored: only its hash is kept; no `site_key` means installation-wide. */
+export interface ApiKey {
+  id: number;
+  /** SHA-256 of the key, hex (core/keys.ts). */
+  key_hash: string;
+  name: string;
+  site_key?: string | undefined;
+  created_at: string;
+}
+
+/** A WordPress install, one per site URL. */
+export interface WordPressInstall {
+  site_key: string;
+  site_url: string;
+  name: string;
+  plugin_version?: string;
+  wordpress_version?: string;
+  php_version?: string;
+  status?: Record<string, unknown>;
+  registered_at: string;
+  last_check_in_at?: string;
+}
+
+/** Something a site's plugin is asked to do at its next check-in. */
+export interface SiteAction {
+  id: number;
+  site_key: string;
+  type: string;
+  payload?: Record<string, unknown>;
+  status: 'pending' | 'succeeded' | 'failed';
+  message?: string;
+  result?: Record<string, unknown>;
+  created_at: string;
+  completed_at?: string;
+}
+
+/** A CSP project: the policy a site works towards, in report-only or enforce mode. */
+export interface CspProject {
+  id: number;
+  site_key: string;
+  name: string;
+  mode: 'report-only' | 'enforce';
+  base_policy: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A Linux server agent. Its token is stored as a hash. */
+export interface ServerAgent {
+  id: string;
+  token_hash: string;
+  hostname: string;
+  os: string;
+  arch: string;
+  agent_version: string;
+  site_key?: string;
+  status?: Record<string, unknown>;
+  registered_at: string;
+  last_heartbeat_at?: string;
+}

@@ -1,0 +1,116 @@
+import { timingSafeEqual } from 'node:crypto';
+import { getRouterParam, type H3Event } from 'h3';
+import { AGENT_TOKEN, hashApiKey } from '../core/keys';
+import { DEFAULT_SITE_KEY, type ApiKey, type ServerAgent, type Site } from '../core/records';
+import type { Store } from '../store/contract';
+import { apiError } from './apiError';
+import { allowOrigin } from './cors';
+import type { RateCheck } from './rateCheck';
+import type { Auth, Caller } from './route';
+
+/** What authentication needs from the collector. */
+export interface AuthDeps {
+  store: Store;
+  checkRate: RateCheck;
+}
+
+const sameHash = (stored: string, presented: string) =>
+  stored.length == presented.length && timingSafeEqual(Buffer.from(stored), Buffer.from(presented));
+
+const bearer = (event: H3Event) => /^Bearer\s+(\S+)\s*$/i.exec(event.req.headers.get('authorization') ?? '')?.[1];
+
+/** The API key a request presents: `Authorization: Bearer KEY`, else `X-API-Key: KEY`. */
+const presentedKey = (event: H3Event) => bearer(event) ?? event.req.headers.get('x-api-key')?.trim();
+
+/**
+ * Checks the request's API key: 401 `unauthorized` without one or with an unknown one. The lookup
+ * is by SHA-256 of the key, so its timing says nothing about the key; the final comparison is
+ * constant-time all the same.
+ */
+export const requireApiKey = async (event: H3Event, store: Store): Promise<ApiKey> => {
+  const key = presentedKey(event);
+  if (!key) {
+    throw apiError(401, 'unauthorized', 'an API key is required: send Authorization: Bearer KEY (or X-API-Key: KEY)', {
+      'www-authenticate': 'Bearer',
+    });
+  }
+  const hash = hashApiKey(key);
+  const found = await store.apiKeys.findByHash(hash);
+  if (!found || !sameHash(found.key_hash, hash)) {
+    throw apiError(401, 'unauthorized', 'the API key is not valid', { 'www-authenticate': 'Bearer error="invalid_token"' });
+  }
+  return found;
+};
+
+/** A key made for one site may read and change that site only: 403 `forbidden` for another. */
+export const requireSiteAccess = (key: ApiKey, siteKey: string) => {
+  if (key.site_key !== undefined && key.site_key !== siteKey) {
+    throw apiError(403, 'forbidden', 'this API key belongs to another site');
+  }
+};
+
+/** The one site lookup: the site, or 404 `unknown_site`. */
+export const findSite = async (store: Store, siteKey: string): Promise<Site> => {
+  const site = await store.sites.get(siteKey);
+  if (!site) throw apiError(404, 'unknown_site', `no site has the key "${siteKey}"`);
+  return site;
+};
+
+/**
+ * The site a browser request is for (the default site when the path has no key), checking the
+ * request's `Origin` against the site's allowed origins. Requests without an `Origin`, as from
+ * servers, are accepted.
+ */
+const siteForBrowser = async (event: H3Event, store: Store): Promise<Site> => {
+  const site = await findSite(store, getRouterParam(event, 'site_key') ?? DEFAULT_SITE_KEY);
+  const origin = event.req.headers.get('origin');
+  if (origin !== null) {
+    if (!site.allowed_origins.includes(origin)) {
+      throw apiError(403, 'origin_not_allowed', `origin ${origin} is not allowed to report to this site`);
+    }
+    allowOrigin(event, origin);
+  }
+  return site;
+};
+
+/** The server agent whose token the request carries: 401 otherwise, 403 on another agent's path. */
+const requireAgent = async (event: H3Event, store: Store): Promise<ServerAgent> => {
+  const match = AGENT_TOKEN.exec(bearer(event) ?? '');
+  if (!match) throw apiError(401, 'unauthorized', 'an agent token is required: Authorization: Bearer sba_...', { 'www-authenticate': 'Bearer' });
+  const agent = await store.agents.get(match[1]!);
+  if (!agent || !sameHash(agent.token_hash, hashApiKey(match[0]))) {
+    throw apiError(401, 'unauthorized', 'the agent token is not valid', { 'www-authenticate': 'Bearer error="invalid_token"' });
+  }
+  const id = getRouterParam(event, 'id');
+  if (id !== undefined && id !== agent.id) throw apiError(403, 'forbidden', 'this token belongs to another agent');
+  return agent;
+};
+
+const checks: Record<Auth, (event: H3Event, deps: AuthDeps) => Promise<Caller>> = {
+  none: async () => ({}),
+  apiKey: async (event, { store }) => ({ apiKey: await requireApiKey(event, store) }),
+  siteApiKey: async (event, { store }) => {
+    const apiKey = await requireApiKey(event, store);
+    const siteKey = getRouterParam(event, 'site_key')!;
+    requireSiteAccess(apiKey, siteKey);
+    return { apiKey, site: await findSite(store, siteKey) };
+  },
+  agentToken: async (event, { store }) => ({ agent: await requireAgent(event, store) }),
+  agentTokenOrApiKey: async (event, { store }) =>
+    AGENT_TOKEN.test(bearer(event) ?? '') ? { agent: await requireAgent(event, store) } : { apiKey: await requireApiKey(event, store) },
+  site: async (event, { store }) => ({ site: await siteForBrowser(event, store) }),
+  ingest: async (event, { store, checkRate }) => {
+    const site = await siteForBrowser(event, store);
+    checkRate(event, site);
+    return { site };
+  },
+};
+
+/**
+ * Runs the route's authentication: what the caller is (key, site, agent), or the HTTP error that
+ * refuses it.
+ *
+ * @example
+ * const { site } = await authenticate('ingest', event, deps);
+ */
+export const authenticate = (auth: Auth, event: H3Event, deps: AuthDeps): Promise<Caller> => checks[auth](event, deps);

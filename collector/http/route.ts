@@ -1,0 +1,73 @@
+import type { H3Event } from 'h3';
+import type * as v from 'valibot';
+import type { ApiKey, ServerAgent, Site } from '../core/records';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Who may call a route, checked before its body is read (an unauthenticated caller learns
+ * nothing about validation):
+ * - `none`: anyone;
+ * - `apiKey`: a valid API key (401);
+ * - `siteApiKey`: a valid API key for the path's `{site_key}` (403 for another site's) and a site that exists (404);
+ * - `agentToken`: a server agent's own token (401; 403 for another agent's path);
+ * - `agentTokenOrApiKey`: either of the two;
+ * - `site`: a browser request for the path's site (or the default site), from an allowed `Origin` (403);
+ * - `ingest`: as `site`, within the client's and the site's rate limits (429).
+ */
+export type Auth = 'none' | 'apiKey' | 'siteApiKey' | 'agentToken' | 'agentTokenOrApiKey' | 'site' | 'ingest';
+
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/** What authentication established, by kind. */
+export interface Caller {
+  apiKey?: ApiKey;
+  site?: Site;
+  agent?: ServerAgent;
+}
+
+export interface RouteContext<Body, Query> extends Caller {
+  event: H3Event;
+  body: Body;
+  query: Query;
+}
+
+/** A documented response: a description, and the JSON schema of its body when it has one. */
+export type ResponseDoc = string | { description: string; schema?: Json; contentType?: string };
+
+/**
+ * One endpoint, declared once: method, path, auth, schemas, documented answers and handler.
+ * The collector mounts these (mountRoutes.ts) and the OpenAPI document is generated from them
+ * (../openapi/openApiDocument.ts), so the two cannot drift.
+ */
+export interface Route<Body = unknown, Query = unknown> {
+  method: Method;
+  /** h3 path, `:name` for parameters. */
+  path: string;
+  summary: string;
+  /** Grouping in the API reference. */
+  tag: string;
+  auth: Auth;
+  body?: {
+    schema: v.GenericSchema<unknown, Body>;
+    /** Accepted Content-Types (default: application/json). */
+    mediaTypes?: string[];
+    /** The code of a 400 for a body that does not validate (default `invalid_request`). */
+    invalidCode?: 'invalid_request' | 'invalid_report';
+    /** The documented schema, when the validating one is not expressible as JSON Schema. */
+    jsonSchema?: Json;
+  };
+  query?: v.GenericSchema<Record<string, unknown>, Query>;
+  /** The answers beyond what auth, body and query add on their own (401, 403, 404, 400, 413, 415, 429). */
+  responses: Record<number, ResponseDoc>;
+  handle(context: RouteContext<Body, Query>): unknown;
+}
+
+/**
+ * Declares a route; the identity function, for type inference of body and query.
+ *
+ * @example
+ * defineRoute({ method: 'GET', path: '/api/test-connectivity', tag: 'Collection', summary: '…', auth: 'none',
+ *   responses: { 200: 'Connected' }, handle: () => ({ status: 'success' }) });
+ */
+export const defineRoute = <Body = undefined, Query = undefined>(route: Route<Body, Query>): Route => route as Route;

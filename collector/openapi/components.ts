@@ -1,0 +1,30 @@
+/** The shared pieces of the OpenAPI document: security schemes and the schemas routes refer to. */
+export const OPENAPI_COMPONENTS = {
+  securitySchemes: {
+    bearer: { type: 'http', scheme: 'bearer', description: 'An API key from `sitebeacon key create`' },
+    apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    agentToken: { type: 'http', scheme: 'bearer', description: 'The agent token `register` answered (sba_...)' },
+  },
+  schemas: {
+    Error: {
+      type: 'object',
+      required: ['error'],
+      properties: {
+        error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+      },
+    },
+    Accepted: { type: 'object', properties: { status: { const: 'accepted' }, accepted: { type: 'integer' } } },
+    ReportingApiReport: {
+      type: 'object',
+      required: ['type', 'body'],
+      properties: { type: { type: 'string' }, age: { type: 'number' }, url: { type: 'string' }, user_agent: { type: 'string' }, body: { type: 'object' } },
+    },
+    Page: {
+      type: 'object',
+      properties: {
+        data: { type: 'array', items: { type: 'object' } },
+        next_cursor: { type: ['string', 'null'], description: 'Opaque: pass it as `cursor` for the next page' },
+      },
+    },
+  },
+};

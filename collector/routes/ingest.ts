@@ -1,0 +1,90 @@
+import type { H3Event } from 'h3';
+import type * as v from 'valibot';
+import { allowPreflight } from '../http/cors';
+import { defineRoute, type Route, type RouteContext } from '../http/route';
+
+type Json = Record<string, unknown>;
+
+/** The 202 body of every accepted submission (../shared/design.md, "Responses"). */
+export const accepted = (event: H3Event, count: number) => {
+  event.res.status = 202;
+  return { status: 'accepted', accepted: count };
+};
+
+/** When and from which user agent a report arrived. */
+export const receiveContext = (event: H3Event) => ({
+  received_at: Date.now(),
+  user_agent: event.req.headers.get('user-agent')?.slice(0, 512),
+});
+
+/** What every browser-facing ingest endpoint can answer besides 202, 401 and 403 (auth adds those). */
+const INGEST_ANSWERS = {
+  202: { description: 'Stored (after commit)', schema: { $ref: '#/components/schemas/Accepted' } },
+  400: 'invalid_json or invalid_report',
+  404: 'unknown_site',
+  413: 'payload_too_large: over 64 KiB',
+  415: 'unsupported_media_type',
+  429: 'rate_limited, with Retry-After',
+};
+
+/**
+ * One browser-facing collection family, the same way for errors, CSP reports and performance
+ * sessions: `{path}` for the default site when `unkeyed` (spec section 4), `{path}/{site_key}`,
+ * and the keyed path's CORS preflight. Each submission goes site + origin check -> rate limit ->
+ * media type and size -> JSON -> schema -> `handle`.
+ *
+ * @example
+ * ingestRoutes({ path: '/api/error-reports', methods: ['POST'], unkeyed: true, ... })
+ */
+export const ingestRoutes = <Body>({
+  path,
+  methods,
+  unkeyed,
+  tag,
+  summary,
+  body,
+  responses = {},
+  handle,
+}: {
+  path: string;
+  methods: Array<'POST' | 'PUT'>;
+  unkeyed: boolean;
+  tag: string;
+  summary: (method: 'POST' | 'PUT', keyed: boolean) => string;
+  body: { schema: v.GenericSchema<unknown, Body>; mediaTypes: string[]; jsonSchema?: Json };
+  responses?: Route['responses'];
+  handle: (context: RouteContext<Body, undefined>) => unknown;
+}): Route[] => {
+  const keyed = `${path}/:site_key`;
+  const submission = (method: 'POST' | 'PUT', routePath: string) =>
+    defineRoute<Body>({
+      method,
+      path: routePath,
+      tag,
+      summary: summary(method, routePath == keyed),
+      auth: 'ingest',
+      body: { ...body, invalidCode: 'invalid_report' },
+      responses: { ...INGEST_ANSWERS, ...responses },
+      handle,
+    });
+  return [
+    ...(unkeyed ? methods.map((method) => submission(method, path)) : []),
+    ...methods.map((method) => submission(method, keyed)),
+    defineRoute({
+      method: 'OPTIONS',
+      path: keyed,
+      tag,
+      summary: `CORS preflight (${methods.join(', ')}) for the site's allowed origins`,
+      // The same site and origin checks as the submission: a foreign origin learns nothing more here.
+      auth: 'site',
+      responses: { 204: 'Allowed', 404: 'unknown_site' },
+      handle: ({ event }) => {
+        const origin = event.req.headers.get('origin');
+        if (origin) allowPreflight(event, origin, methods);
+        event.res.headers.set('allow', [...methods, 'OPTIONS'].join(', '));
+        event.res.status = 204;
+        return null;
+      },
+    }),
+  ];
+};

@@ -1,0 +1,23 @@
+import * as v from 'valibot';
+import { decodeCursor } from '../store/cursor';
+
+const isoDate = v.pipe(
+  v.string(),
+  v.check((text) => !Number.isNaN(Date.parse(text)), 'since must be an ISO date, like 2026-11-01T00:00:00Z'),
+  v.transform((text) => Date.parse(text)),
+);
+const positiveInteger = (max: number) =>
+  v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(max));
+
+/** Records per page of the read API's lists: 100 unless `limit` says, at most 1000. */
+export const MAX_PAGE = 1000;
+
+/** `?since=ISO&cursor=…&limit=N` of the read API's lists. `since` becomes milliseconds. */
+export const ListQuerySchema = v.object({
+  since: v.optional(isoDate),
+  cursor: v.optional(v.pipe(v.string(), v.check((cursor) => decodeCursor(cursor) !== undefined, 'cursor must be the next_cursor of a previous page'))),
+  limit: v.optional(positiveInteger(MAX_PAGE), '100'),
+});
+
+/** `?since=ISO&limit=N` of the summary. */
+export const SummaryQuerySchema = v.object({ since: v.optional(isoDate), limit: v.optional(positiveInteger(MAX_PAGE), '50') });

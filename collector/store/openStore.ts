@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Store } from './contract';
+import { withSiteCache } from './siteCache';
+import { createSqliteStore } from './sqlite';
+
+/**
+ * Opens the store a URL or path names: a path, `file:` URL or `:memory:` is an SQLite file;
+ * `postgres://` comes with PostgreSQL support (../shared/design.md, "Scale-out"). Sites are
+ * cached for a few seconds (siteCache.ts) whatever the adapter.
+ *
+ * @example
+ * const store = await openStore('./data/sitebeacon.db');
+ */
+export const openStore = async (location: string): Promise<Store> => {
+  const store = openAdapter(location);
+  return { ...store, sites: withSiteCache(store.sites) };
+};
+
+const openAdapter = (location: string): Store => {
+  if (/^postgres(?:ql)?:\/\//i.test(location)) {
+    throw new Error('this collector does not support PostgreSQL yet: use an SQLite file (--db FILE)');
+  }
+  if (location == ':memory:') return createSqliteStore({ file: location });
+  const file = location.startsWith('file:') ? fileURLToPath(location) : resolve(location);
+  return createSqliteStore({ file });
+};

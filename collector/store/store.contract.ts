@@ -1,0 +1,244 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { hashApiKey, newApiKey } from '../core/keys';
+import { DEFAULT_SITE_KEY } from '../core/records';
+import { seedStore } from '../testing/seed';
+import type { Store } from './contract';
+
+/**
+ * What a store adapter is given to run the contract: a fresh, empty store, and the same database
+ * opened again (what a restart or a second collector process sees).
+ */
+export interface StoreUnderTest {
+  open(): Promise<Store>;
+  /** Removes the database; called after each test, once its stores are closed. */
+  destroy(): Promise<void>;
+}
+
+const DAY = 86_400_000;
+const violation = (directive: string, blocked: string, page = 'https://shop.example/') => ({
+  report_type: 'csp-violation',
+  document_uri: page,
+  effective_directive: directive,
+  violated_directive: directive,
+  blocked_uri: blocked,
+});
+
+/**
+ * The storage contract (contract.ts) as tests: every adapter passes this suite, and passing it is
+ * what adding a store means. Each test gets a fresh database from `makeDatabase`.
+ *
+ * @example
+ * describeStoreContract('SQLite', async () => { const file = tempFile(); return { open: async () => createSqliteStore({ file }), destroy: ... }; });
+ */
+export const describeStoreContract = (name: string, makeDatabase: () => Promise<StoreUnderTest>) =>
+  describe(`store contract: ${name}`, () => {
+    let database: StoreUnderTest;
+    let store: Store;
+    let seed: ReturnType<typeof seedStore>;
+    const opened: Store[] = [];
+    const reopen = async () => {
+      const next = await database.open();
+      opened.push(next);
+      return next;
+    };
+
+    beforeEach(async () => {
+      database = await makeDatabase();
+      store = await reopen();
+      seed = seedStore(store);
+    });
+    afterEach(async () => {
+      for (const each of opened.splice(0)) await each.close().catch(() => {});
+      await database.destroy();
+    });
+
+    describe('sites and keys', () => {
+      test('a new database has the default site, which the unkeyed endpoints store under', async () => {
+        expect(await store.sites.get(DEFAULT_SITE_KEY)).toMatchObject({ site_key: DEFAULT_SITE_KEY, allowed_origins: [] });
+      });
+
+      test('create, get, list and put a site; create refuses a key that exists', async () => {
+        const created = await store.sites.create({ site_key: 'a1', name: 'Shop', allowed_origins: ['https://shop.example'] });
+        expect(created).toMatchObject({ site_key: 'a1', name: 'Shop', allowed_origins: ['https://shop.example'] });
+        expect(Date.parse(created.created_at)).not.toBeNaN();
+        await expect(store.sites.create({ site_key: 'a1', name: 'Again', allowed_origins: [] })).rejects.toThrow();
+        await store.sites.put({ site_key: 'a1', name: 'Shop 2', allowed_origins: ['https://shop.example', 'https://www.shop.example'] });
+        expect(await store.sites.get('a1')).toMatchObject({ name: 'Shop 2', allowed_origins: ['https://shop.example', 'https://www.shop.example'] });
+        await store.sites.put({ site_key: 'b2', name: 'Blog', allowed_origins: [] });
+        expect((await store.sites.list()).map((site) => site.site_key)).toEqual(expect.arrayContaining(['a1', 'b2', DEFAULT_SITE_KEY]));
+        expect(await store.sites.get('nope')).toBeUndefined();
+      });
+
+      test('an API key is found by its hash only, with its site or none', async () => {
+        const shop = await seed.addSite(['https://shop.example']);
+        const key = newApiKey();
+        await store.apiKeys.create({ key_hash: hashApiKey(key), name: 'ci', site_key: shop });
+        await store.apiKeys.create({ key_hash: hashApiKey('installation'), name: 'all', site_key: undefined });
+        expect(await store.apiKeys.findByHash(hashApiKey(key))).toMatchObject({ name: 'ci', site_key: shop });
+        expect((await store.apiKeys.findByHash(hashApiKey('installation')))?.site_key).toBeUndefined();
+        expect(await store.apiKeys.findByHash(hashApiKey('other'))).toBeUndefined();
+      });
+    });
+
+    describe('reports', () => {
+      test('error reports list oldest first in pages by opaque cursor, and filter by since', async () => {
+        for (let i = 0; i < 5; i++) await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: `m${i}` }], Date.UTC(2026, i, 1));
+        const first = await store.errors.list(DEFAULT_SITE_KEY, { limit: 2 });
+        expect(first.data.map((record) => record.error_message)).toEqual(['m0', 'm1']);
+        expect(typeof first.next_cursor).toBe('string');
+        const second = await store.errors.list(DEFAULT_SITE_KEY, { limit: 2, cursor: first.next_cursor! });
+        expect(second.data.map((record) => record.error_message)).toEqual(['m2', 'm3']);
+        const last = await store.errors.list(DEFAULT_SITE_KEY, { limit: 2, cursor: second.next_cursor! });
+        expect(last).toMatchObject({ data: [{ error_message: 'm4' }], next_cursor: null });
+        const recent = await store.errors.list(DEFAULT_SITE_KEY, { since: Date.UTC(2026, 3, 1) });
+        expect(recent.data.map((record) => record.error_message)).toEqual(['m3', 'm4']);
+        expect(recent.data[0]).toMatchObject({ site_key: DEFAULT_SITE_KEY, received_at: '2026-04-01T00:00:00.000Z' });
+      });
+
+      test('a report keeps every field it was given, and only those', async () => {
+        await seed.insertErrors(
+          DEFAULT_SITE_KEY,
+          [{ error_type: 'javascript_error', error_message: 'x', error_name: 'TypeError', line: 3, column: 0, count: 2, extra: { release: '1.2' } }],
+          Date.UTC(2026, 0, 1),
+          'Mozilla/5.0 Test',
+        );
+        const [stored] = (await store.errors.list(DEFAULT_SITE_KEY)).data;
+        expect(stored).toMatchObject({ error_name: 'TypeError', line: 3, column: 0, count: 2, extra: { release: '1.2' }, user_agent: 'Mozilla/5.0 Test' });
+        expect(stored!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+        expect(stored).not.toHaveProperty('stack');
+        expect(stored).not.toHaveProperty('source_url');
+      });
+
+      test('a write for an unknown site is refused, and the writes beside it still commit', async () => {
+        const results = await Promise.allSettled([
+          seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: 'a' }]),
+          seed.insertErrors('no-such-site', [{ error_type: 'js', error_message: 'b' }]),
+          seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: 'c' }]),
+        ]);
+        expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect((await seed.stored('errors', DEFAULT_SITE_KEY)).map((record) => record.error_message)).toEqual(['a', 'c']);
+      });
+
+      test('what a write resolved is there for the next process, and close() commits what is queued', async () => {
+        const written = seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: 'last' }]);
+        await store.close();
+        await expect(written).resolves.toBe(1);
+        const next = await reopen();
+        expect((await next.errors.list(DEFAULT_SITE_KEY)).data.map((record) => record.error_message)).toEqual(['last']);
+      });
+
+      test('error groups by fingerprint: reports, occurrences, first and last seen, most first, from since', async () => {
+        const now = Date.UTC(2026, 5, 10, 12);
+        const stack = 'TypeError: x\n    at checkout (https://shop.example/app.js:10:5)';
+        const item = (n: number) => ({ error_type: 'javascript_error', error_name: 'TypeError', error_message: `Item ${n} missing`, stack });
+        await seed.insertErrors(DEFAULT_SITE_KEY, [item(1)], now - 3 * DAY);
+        await seed.insertErrors(DEFAULT_SITE_KEY, [{ ...item(2), count: 3 }, { error_type: 'resource_error', error_message: 'img failed' }], now);
+        const groups = await store.errors.groups(DEFAULT_SITE_KEY, {});
+        expect(groups.map(({ error_type, reports, count }) => [error_type, reports, count])).toEqual([
+          ['javascript_error', 2, 4],
+          ['resource_error', 1, 1],
+        ]);
+        expect(groups[0]).toMatchObject({ first_seen: now - 3 * DAY, last_seen: now });
+        const recent = await store.errors.groups(DEFAULT_SITE_KEY, { since: now - DAY });
+        expect(recent.map(({ reports, count }) => [reports, count])).toEqual([
+          [1, 3],
+          [1, 1],
+        ]);
+        expect(await store.errors.groups(DEFAULT_SITE_KEY, { limit: 1 })).toHaveLength(1);
+      });
+
+      test('CSP reports: list, groups by directive and blocked host, and bounded evidence with a sample each', async () => {
+        const now = Date.UTC(2026, 5, 10, 12);
+        await seed.insertCsp(
+          DEFAULT_SITE_KEY,
+          [
+            violation('img-src', 'https://cdn.example/a.png'),
+            violation('img-src', 'https://cdn.example/b.png'),
+            violation('img-src', 'https://cdn.example/c.png'),
+            violation('script-src-elem', 'inline'),
+            violation('connect-src', 'https://api.example/x', 'https://shop.example/cart'),
+          ],
+          now,
+        );
+        await seed.insertCsp(DEFAULT_SITE_KEY, [{ report_type: 'deprecation', body: { id: 'x' } }], now);
+        expect((await seed.stored('csp', DEFAULT_SITE_KEY)).map((record) => `${record.report_type} ${record.blocked_host}`)).toEqual([
+          'csp-violation cdn.example', 'csp-violation cdn.example', 'csp-violation cdn.example', 'csp-violation inline',
+          'csp-violation api.example', 'deprecation ',
+        ]);
+        expect(await store.csp.groups(DEFAULT_SITE_KEY, {})).toEqual([
+          { directive: 'img-src', blocked_host: 'cdn.example', reports: 3 },
+          { directive: 'connect-src', blocked_host: 'api.example', reports: 1 },
+          { directive: 'script-src-elem', blocked_host: 'inline', reports: 1 },
+        ]);
+        const evidence = await store.csp.evidence(DEFAULT_SITE_KEY, { limit: 2 });
+        expect(evidence).toHaveLength(2);
+        expect(evidence[0]).toMatchObject({ directive: 'img-src', reports: 3, document_uri: 'https://shop.example/' });
+        expect(evidence[0]!.blocked_uri).toMatch(/^https:\/\/cdn\.example\/[abc]\.png$/);
+        expect(evidence[1]).toMatchObject({ directive: 'connect-src', blocked_uri: 'https://api.example/x', document_uri: 'https://shop.example/cart', reports: 1 });
+      });
+
+      test('a performance session is created, then each metric keeps its latest value', async () => {
+        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', page_url: 'https://shop.example/', metrics: { LCP: { value: 2000 }, TTFB: { value: 300 } } });
+        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', metrics: { LCP: { value: 2500, rating: 'good' }, CLS: { value: 0.02 } } });
+        const sessions = await seed.stored('performance', DEFAULT_SITE_KEY);
+        expect(sessions).toHaveLength(1);
+        expect(sessions[0]).toMatchObject({
+          session_id: 's1',
+          page_url: 'https://shop.example/',
+          metrics: { LCP: { value: 2500, rating: 'good' }, TTFB: { value: 300 }, CLS: { value: 0.02 } },
+        });
+      });
+
+      test('metric counts against thresholds, and the value at the p75 rank', async () => {
+        const values = [100, 900, 1200, 2600, 2700, 4100, 5000, 700];
+        for (const [i, value] of values.entries()) await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: `s${i}`, metrics: { LCP: { value } } });
+        const counts = await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000] });
+        const sorted = [...values].sort((a, b) => a - b);
+        expect(counts).toEqual({ samples: 8, good: 4, needs_improvement: 2, poor: 2, p75: sorted[Math.ceil(8 * 0.75) - 1] });
+        expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'INP', thresholds: [200, 500] })).toMatchObject({ samples: 0, p75: null });
+      });
+    });
+
+    describe('integrations', () => {
+      test('a WordPress install is put once per site, found by URL, and records check-ins', async () => {
+        const shop = await seed.addSite(['https://shop.example']);
+        await store.wordpress.put({ site_key: shop, site_url: 'https://shop.example', name: 'Shop' });
+        await store.wordpress.put({ site_key: shop, site_url: 'https://shop.example', name: 'Shop renamed' });
+        expect(await store.wordpress.findByUrl('https://shop.example')).toMatchObject({ site_key: shop, name: 'Shop renamed' });
+        await store.wordpress.recordCheckIn(shop, { plugin_version: '1.4.0', status: { cache: 'on' } });
+        const install = await store.wordpress.get(shop);
+        expect(install).toMatchObject({ plugin_version: '1.4.0', status: { cache: 'on' } });
+        expect(Date.parse(install!.last_check_in_at!)).not.toBeNaN();
+        expect(await store.wordpress.findByUrl('https://other.example')).toBeUndefined();
+      });
+
+      test('actions wait, oldest first, until completed', async () => {
+        const shop = await seed.addSite(['https://shop.example']);
+        const first = await store.actions.add(shop, { type: 'flush_cache' });
+        const second = await store.actions.add(shop, { type: 'ping', payload: { n: 1 } });
+        expect((await store.actions.pending(shop)).map((action) => action.id)).toEqual([first.id, second.id]);
+        await store.actions.complete(first.id, { status: 'succeeded', message: 'done', result: { entries: 3 } });
+        expect(await store.actions.get(first.id)).toMatchObject({ status: 'succeeded', message: 'done', result: { entries: 3 } });
+        expect((await store.actions.pending(shop)).map((action) => action.id)).toEqual([second.id]);
+      });
+
+      test('CSP projects: create, list by site, update, delete', async () => {
+        const shop = await seed.addSite(['https://shop.example']);
+        const project = await store.cspProjects.create({ site_key: shop, name: 'Main', mode: 'report-only', base_policy: "default-src 'self'" });
+        expect(project).toMatchObject({ site_key: shop, name: 'Main', mode: 'report-only' });
+        expect(await store.cspProjects.list(shop)).toHaveLength(1);
+        expect(await store.cspProjects.list(DEFAULT_SITE_KEY)).toHaveLength(0);
+        expect(await store.cspProjects.update(project.id, { mode: 'enforce' })).toMatchObject({ mode: 'enforce', name: 'Main' });
+        await store.cspProjects.delete(project.id);
+        expect(await store.cspProjects.get(project.id)).toBeUndefined();
+      });
+
+      test('server agents: added, found by id, heartbeats recorded', async () => {
+        const agent = await store.agents.add({ id: 'agt_1', token_hash: hashApiKey('t'), hostname: 'web1', os: 'linux', arch: 'x86_64', agent_version: '1.0.0' });
+        expect(agent).toMatchObject({ id: 'agt_1', hostname: 'web1' });
+        await store.agents.recordHeartbeat('agt_1', { agent_version: '1.0.1', status: { load: 0.4 } });
+        expect(await store.agents.get('agt_1')).toMatchObject({ agent_version: '1.0.1', status: { load: 0.4 } });
+        expect(await store.agents.get('agt_2')).toBeUndefined();
+      });
+    });
+  });
