@@ -9,7 +9,7 @@ import { openConnection, type Route } from './openConnection';
 import { printable } from './printable';
 import { sendRequest } from './sendRequest';
 
-/** What a refusal usually means, by status (design, "Responses"). */
+/** What a refusal usually means, by status (../shared/design.md, "Responses"). */
 const hint = (status: number, retryAfter: string | undefined) => {
   if (status == 404) return 'the collector does not know this site key: check --site against the site\'s generated setup';
   if (status == 401 || status == 403) return 'the collector refuses this submission: check the site\'s credentials and allowed origins';
