@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import type { CspReport, CspSource } from './records';
+
+export type { CspSource };
+
+export const CSP_SOURCES: readonly CspSource[] = ['beacon', 'report-uri', 'report-to'];
+
+/**
+ * How far apart the beacon's copy and the browser's own report of one violation may arrive.
+ * Both leave the page within a second of the violation, but Chromium batches Reporting API
+ * reports for up to a minute and retries failed uploads, and the beacon retries with backoff up
+ * to a minute a try (beacon/transport.ts): ten minutes covers both with room.
+ */
+export const COPY_WINDOW_MS = 10 * 60_000;
+
+/** The beacon's copy on one side, the browser's own report (either kind) on the other. */
+const sideOf = (source: string) => (source == 'beacon' ? 'beacon' : 'browser');
+
+/**
+ * The key two copies of one violation share: the same document, effective directive, blocked URI
+ * and position (line and column; absent and 0 both mean "unknown"). The source file is left out:
+ * Chromium's report drops its query where its event keeps it. 16 hex characters of SHA-256;
+ * undefined for a report that is not a CSP violation. Call it on a normalised report
+ * (schemas/cspReport.ts): URLs as reportUrl() leaves them, the directive bare.
+ *
+ * @example
+ * violationKeyOf({ report_type: 'csp-violation', document_uri: 'https://shop.example/', effective_directive: 'img-src', blocked_uri: 'https://cdn.example/x.png', line_number: 9 });
+ */
+export const violationKeyOf = (report: CspReport): string | undefined => {
+  if (report.report_type != 'csp-violation' || !report.effective_directive || report.document_uri === undefined) return undefined;
+  const parts = [report.document_uri, report.effective_directive, report.blocked_uri ?? '', report.line_number ?? 0, report.column_number ?? 0];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
+};
+
+/**
+ * One violation, one count (issue 12): the stored report a new copy of the same violation
+ * (same site and violation key, received within COPY_WINDOW_MS) merges into. That is the oldest
+ * candidate holding no copy from the new one's side: a stored report holds at most one beacon copy
+ * and one browser report. So two copies from the same side are never merged (a page that
+ * violates twice is counted twice), `report-uri` and `report-to` never merge with each other (two
+ * policies violated), and N copies from one side and M from the other make max(N, M) reports,
+ * in any order of arrival. Undefined: store the copy as a new report.
+ *
+ * @example
+ * copyToMergeInto([{ id: 1, sources: ['beacon'] }], 'report-uri'); // { id: 1, sources: ['beacon'] }
+ * copyToMergeInto([{ id: 1, sources: ['report-uri'] }], 'report-to'); // undefined
+ */
+export const copyToMergeInto = <T extends { sources: readonly string[] }>(candidates: readonly T[], source: CspSource): T | undefined =>
+  candidates.find((candidate) => !candidate.sources.some((stored) => sideOf(stored) == sideOf(source)));
+
+/**
+ * Whose fields a merged report keeps: the browser's own report's. It is what the browser itself
+ * asserts (its `status-code`, `disposition` and position as its engine saw them), and what the site
+ * would have without the beacon; the beacon's copy then adds only its source. True when a copy
+ * from `source` replaces the stored fields.
+ *
+ * @example
+ * replacesStoredFields('report-to'); // true
+ * replacesStoredFields('beacon');    // false
+ */
+export const replacesStoredFields = (source: CspSource) => sideOf(source) == 'browser';
