@@ -104,13 +104,20 @@ export interface StoredCspReport extends NewCspReport {
   sources?: CspSource[] | undefined;
 }
 
-/** One metric of a performance session: web-vitals' own fields. */
+/** One metric of a performance session: web-vitals' own fields (schemas/performanceSession.ts lists them). */
 export interface MetricValue {
   value: number;
   rating?: string | undefined;
   id?: string | undefined;
   delta?: number | undefined;
   navigationType?: string | undefined;
+  navigationId?: number | string | undefined;
+  navigationInteractionId?: number | undefined;
+  navigationStartTime?: number | undefined;
+  /** The URL the metric is for, without fragment. */
+  navigationURL?: string | undefined;
+  /** The short, bounded part of web-vitals' attribution: LCP's `target` and `url`, INP's `interactionTarget`, CLS's `largestShiftTarget`. */
+  attribution?: Record<string, string> | undefined;
 }
 
 /** A performance session (../shared/design.md, "Performance session"). */
