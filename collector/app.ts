@@ -66,7 +66,7 @@ export const collectorRoutes = (options: CollectorOptions): Route[] => {
   const routes: Route[] = [
     ...connectivityRoutes(),
     ...errorReportRoutes({ store }),
-    ...cspReportRoutes({ store }),
+    ...cspReportRoutes({ store, clientOf: (event) => clientIp(event, options.trustProxy ?? false) }),
     ...performanceSessionRoutes({ store }),
     ...beaconScriptRoutes({ beaconFile: options.beaconFile }),
     ...readApiRoutes({ store }),

@@ -147,8 +147,8 @@ describe('CSP reports', () => {
     const native = await collector.post(`/api/csp-reports/${siteKey}`, { 'csp-report': { ...violation, 'status-code': 0 } }, { origin: pageOrigin, 'content-type': 'application/csp-report' });
     expect(native.status).toBe(202);
     expect(await native.json()).toEqual({ status: 'accepted', accepted: 1, merged: 1 });
-    // A second page view's copies of the same violation are a second violation.
-    await collector.post(`/api/csp-reports/${siteKey}`, { 'csp-report': violation }, { origin: pageOrigin, 'content-type': 'text/plain;charset=UTF-8' });
+    // Another visitor's page view (another client) with the same violation is a second violation.
+    await collector.post(`/api/csp-reports/${siteKey}`, { 'csp-report': violation }, { origin: pageOrigin, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': 'Another/1.0' });
 
     const key = await collector.apiKey(siteKey);
     const read = async (path: string) =>
@@ -159,6 +159,31 @@ describe('CSP reports', () => {
     expect(data[0]).not.toHaveProperty('disposition');
     expect(data[1]).toMatchObject({ source: 'beacon', sources: ['beacon'] });
     expect((await read('summary')).csp).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example.net', reports: 2 }]);
+  });
+
+  test("a client's identical report within seconds is its browser repeating itself (WebKit's preload scanner): stored once; another client's is not", async () => {
+    // What WebKitGTK 2.50 sent for one blocked <img> behind a parser-blocking script: twice, no position.
+    const report = { 'csp-report': { 'document-uri': `${pageOrigin}/both?step=2`, 'violated-directive': 'img-src', 'effective-directive': 'img-src', 'blocked-uri': 'https://cdn.example.net/x.png', 'status-code': 0 } };
+    const send = (userAgent: string, policy = "img-src 'self'") =>
+      collector.post(`/api/csp-reports/${siteKey}`, { 'csp-report': { ...report['csp-report'], 'original-policy': policy } }, { origin: 'null', 'content-type': 'application/csp-report', 'user-agent': userAgent });
+    expect(await (await send('WebKit/1')).json()).toEqual({ status: 'accepted', accepted: 1 });
+    expect(await (await send('WebKit/1')).json()).toEqual({ status: 'accepted', accepted: 1, merged: 1 });
+    // Another client, or another policy of the page: another violation.
+    expect(await (await send('WebKit/2')).json()).toEqual({ status: 'accepted', accepted: 1 });
+    expect(await (await send('WebKit/1', "default-src 'self'")).json()).toEqual({ status: 'accepted', accepted: 1 });
+    // The beacon's copy (line 0 and column 1 in WebKit's event: no position) merges into the first.
+    const beacon = { ...report['csp-report'], 'column-number': 1 };
+    delete (beacon as Record<string, unknown>)['status-code'];
+    expect(await (await collector.post(`/api/csp-reports/${siteKey}`, { 'csp-report': { ...beacon, 'original-policy': "img-src 'self'" } }, { origin: pageOrigin, 'user-agent': 'WebKit/1' })).json()).toEqual({
+      status: 'accepted',
+      accepted: 1,
+      merged: 1,
+    });
+    expect((await stored()).map((record) => [record.user_agent, record.sources])).toEqual([
+      ['WebKit/1', ['report-uri', 'beacon']],
+      ['WebKit/2', ['report-uri']],
+      ['WebKit/1', ['report-uri']],
+    ]);
   });
 
   test('the spec-shaped POST /api/csp-reports stores under the default site', async () => {
