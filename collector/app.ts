@@ -51,6 +51,11 @@ export interface RequestLogEntry {
   status: number;
   ms: number;
   ip: string;
+  /**
+   * Browser reports sent with `Origin: null` for a document not of the site's allowed origins:
+   * answered 2xx (so the browser does not retry) but not stored (routes/cspReports.ts, issue 12).
+   */
+  foreign_reports?: number;
 }
 
 /**
@@ -63,7 +68,7 @@ export const collectorRoutes = (options: CollectorOptions): Route[] => {
   const routes: Route[] = [
     ...connectivityRoutes(),
     ...errorReportRoutes({ store }),
-    ...cspReportRoutes({ store }),
+    ...cspReportRoutes({ store, clientOf: (event) => clientIp(event, options.trustProxy ?? false) }),
     ...performanceSessionRoutes({ store }),
     ...beaconScriptRoutes({ beaconFile, scripts }),
     ...readApiRoutes({ store }),
@@ -103,6 +108,7 @@ export const createCollector = (options: CollectorOptions): H3 => {
           status: response.status,
           ms: Math.round((performance.now() - (started.get(event) ?? performance.now())) * 100) / 100,
           ip: clientIp(event, trustProxy),
+          ...(typeof event.context.foreign_reports == 'number' ? { foreign_reports: event.context.foreign_reports } : {}),
         })),
     onError: (error, event) => toErrorResponse(error, event, logError),
   });

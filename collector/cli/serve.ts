@@ -75,8 +75,10 @@ export const serve = async (args: string[], io: CliIO) => {
     rateLimits,
     trustProxy: values['trust-proxy'],
     // One JSON line per request on stderr; stdout stays for what the command prints.
+    // Reports refused for a foreign document are answered 2xx but logged as warnings (issue 12).
     logRequest: (entry) => {
-      if (entry.status >= minimumStatus) io.err(JSON.stringify({ level: entry.status >= 500 ? 'error' : entry.status >= 400 ? 'warn' : 'info', ...entry }));
+      const level = entry.status >= 500 ? 'error' : entry.status >= 400 || entry.foreign_reports ? 'warn' : 'info';
+      if (Math.max(entry.status, entry.foreign_reports ? 400 : 0) >= minimumStatus) io.err(JSON.stringify({ level, ...entry }));
     },
     logError: (error) => {
       if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));

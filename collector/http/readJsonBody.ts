@@ -29,7 +29,8 @@ export const jsonDepth = (text: string) => {
 /** `fetch` sends the spec's JSON type; `sendBeacon` sends a string as text/plain. */
 export const JSON_MEDIA_TYPES = ['application/json', 'text/plain'];
 
-const mediaTypeOf = (event: H3Event) =>
+/** The request's media type, lowercase, without parameters; '' without a Content-Type. */
+export const mediaTypeOf = (event: H3Event) =>
   (event.req.headers.get('content-type') || '').split(';')[0]!.trim().toLowerCase();
 
 /** Reads a Node request's body straight from the socket, stopping at `limit` bytes. */
