@@ -91,12 +91,47 @@ describe('WordPress', () => {
     expect(repeated.features.connectivity_check).toBe(false);
   });
 
-  test('register with a site key binds that site and allows the WordPress origin', async () => {
-    const registered = await json(await register(shopKey, { site_url: 'https://shop-wp.example' }));
-    expect(registered.site_key).toBe(shop);
-    expect((await collector.store.sites.get(shop))!.allowed_origins).toEqual(['https://shop.example', 'https://shop-wp.example']);
-    // Another site's key cannot take over that URL.
-    expect((await register(blogKey, { site_url: 'https://shop-wp.example' })).status).toBe(403);
+  test("register with a site's key: a URL within the site's origins binds that site; no other URL, and the site's origins never change (issue 11, class 2)", async () => {
+    const registered = await register(shopKey, { site_url: 'https://shop.example/wp' });
+    expect(registered.status).toBe(201);
+    expect((await json(registered)).site_key).toBe(shop);
+    // A URL outside the site's origins, or another site's: 409, and nothing changes.
+    for (const [key, url] of [[shopKey, 'https://shop-wp.example'], [shopKey, 'https://blog.example/'], [blogKey, 'https://shop.example/wp']]) {
+      const refused = await register(key, { site_url: url });
+      expect(refused.status, `${url}`).toBe(409);
+      expect((await json(refused)).error.code).toBe('origin_not_in_site');
+    }
+    expect((await collector.store.sites.get(shop))!.allowed_origins).toEqual(['https://shop.example']);
+    expect((await collector.store.sites.get(blog))!.allowed_origins).toEqual(['https://blog.example']);
+    expect(await collector.store.wordpress.get(blog)).toBeUndefined();
+  });
+
+  test("the attack of issue 11: one site's key registers another site's URL, then the installation's registration of that URL hands out the attacker's site key", async () => {
+    // The attacker holds the shop's key and tries to claim the blog's URL.
+    const claim = await register(shopKey, { site_url: 'https://blog.example/' });
+    expect(claim.status).toBe(409);
+    expect((await collector.store.sites.get(shop))!.allowed_origins).not.toContain('https://blog.example');
+    // The blog's owner installs the plugin with the installation key: the blog's own site, not the shop's.
+    const installed = await json(await register(installationKey, { site_url: 'https://blog.example/' }));
+    expect(installed.site_key).toBe(blog);
+    expect(installed.snippet).toContain(`data-site-key="${blog}"`);
+    // And the shop's key cannot reach it afterwards either.
+    expect((await call('POST', '/api/v1/wordpress/check-in', shopKey, { site_key: blog })).status).toBe(403);
+  });
+
+  test('with the installation key, a URL whose origin belongs to a site joins that site; a new origin creates one site, once', async () => {
+    const sitesBefore = (await collector.store.sites.list()).length;
+    expect((await json(await register(installationKey, { site_url: 'https://shop.example/blog' }))).site_key).toBe(shop);
+    const created = await json(await register(installationKey, { site_url: 'https://new-wp.example/' }));
+    const again = await json(await register(installationKey, { site_url: 'https://new-wp.example/shop' }));
+    expect(again.site_key).toBe(created.site_key);
+    expect((await collector.store.sites.list()).length).toBe(sitesBefore + 1);
+    // Two sites allowing one origin: the operator decides which to join.
+    await collector.addSite(['https://twice.example']);
+    await collector.addSite(['https://twice.example']);
+    const ambiguous = await register(installationKey, { site_url: 'https://twice.example/' });
+    expect(ambiguous.status).toBe(409);
+    expect((await json(ambiguous)).error.code).toBe('origin_ambiguous');
   });
 
   test('the whole flow: register, queue an action, check-in receives it, action-results records it, the next check-in no longer lists it', async () => {
@@ -122,6 +157,26 @@ describe('WordPress', () => {
 
     const next = await json(await call('POST', '/api/v1/wordpress/check-in', installationKey, { site_key: siteKey }));
     expect(next.actions).toEqual([]);
+  });
+
+  test('a different result for a completed action is 409 action_completed and changes nothing; the same result again is a retry (issue 11, class 9)', async () => {
+    const { site_key: siteKey } = await json(await register(installationKey));
+    const first = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, installationKey, { type: 'ping' }));
+    const second = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, installationKey, { type: 'ping' }));
+    const report = (results: object[]) => call('POST', '/api/v1/wordpress/action-results', installationKey, { site_key: siteKey, results });
+    const done = { action_id: first.id, status: 'succeeded', message: 'pong', result: { ms: 3 } };
+    expect((await report([done])).status).toBe(200);
+    expect((await report([done])).status).toBe(200);
+    for (const changed of [{ ...done, status: 'failed' }, { ...done, message: 'other' }, { ...done, result: { ms: 4 } }, { action_id: first.id, status: 'succeeded' }]) {
+      const response = await report([{ action_id: second.id, status: 'succeeded' }, changed]);
+      expect(response.status).toBe(409);
+      expect(await json(response)).toMatchObject({ error: { code: 'action_completed' } });
+    }
+    // Two different results for one action in one request: refused too.
+    const twice = await report([{ action_id: second.id, status: 'succeeded' }, { action_id: second.id, status: 'failed' }]);
+    expect(twice.status).toBe(409);
+    expect(await collector.store.actions.get(first.id)).toMatchObject({ status: 'succeeded', message: 'pong', result: { ms: 3 } });
+    expect((await collector.store.actions.get(second.id))!.status).toBe('pending');
   });
 
   test('a result for an unknown action, or another site\'s action, is 404 unknown_action and records nothing', async () => {
@@ -152,6 +207,8 @@ describe('WordPress', () => {
     ['register with an ftp site_url', () => register(installationKey, { site_url: 'ftp://wp.example' }), 400, 'invalid_request'],
     // Found by `npm run fuzz`: the protocol check parsed a string that was no URL (a 500).
     ['register with a site_url that is no URL', () => register(installationKey, { site_url: 'cq{W4' }), 400, 'invalid_request'],
+    ['register with a NUL in site_name (issue 11, class 9)', () => register(installationKey, { site_name: 'Blog\u0000' }), 400, 'invalid_request'],
+    ['register with a line break in plugin_version', () => register(installationKey, { plugin_version: '1.3.3\r\nX-Injected: 1' }), 400, 'invalid_request'],
     ['register with bad JSON', () => call('POST', '/api/v1/wordpress/register', installationKey, '{"site_url":'), 400, 'invalid_json'],
     ['check-in of a site that never registered', () => call('POST', '/api/v1/wordpress/check-in', shopKey, {}), 404, 'unknown_site'],
     ['check-in with an installation key and no site_key', () => call('POST', '/api/v1/wordpress/check-in', installationKey, {}), 400, 'invalid_request'],
@@ -293,6 +350,7 @@ describe('server agents', () => {
 
   test.each([
     ['register without a key', () => call('POST', '/api/v1/server-agents/register', undefined, { hostname: 'h', os: 'o', arch: 'a', agent_version: '1' }), 401, 'unauthorized'],
+    ['register with a control character in the hostname (issue 11, class 9)', () => call('POST', '/api/v1/server-agents/register', installationKey, { hostname: 'web\u001b[2J', os: 'o', arch: 'a', agent_version: '1' }), 400, 'invalid_request'],
     ['register without a hostname', () => call('POST', '/api/v1/server-agents/register', installationKey, { os: 'o', arch: 'a', agent_version: '1' }), 400, 'invalid_request'],
     ['register for an unknown site', () => call('POST', '/api/v1/server-agents/register', installationKey, { hostname: 'h', os: 'o', arch: 'a', agent_version: '1', site_key: 'nope' }), 404, 'unknown_site'],
     ['register for another site', () => call('POST', '/api/v1/server-agents/register', shopKey, { hostname: 'h', os: 'o', arch: 'a', agent_version: '1', site_key: blog }), 403, 'forbidden'],
