@@ -323,6 +323,29 @@ describe('server agents', () => {
     expect((await call('GET', `/api/v1/server-agents/${agent.agent_id}/config`, forged)).status).toBe(401);
   });
 
+  test("DELETE /api/v1/server-agents/{id} with a key of the agent's site revokes it: its token is refused from the next request on (issue 11, class 7)", async () => {
+    const shopAgent = await registerAgent(shopKey);
+    const installationAgent = await registerAgent();
+    const config = (agent: Record<string, any>) => call('GET', `/api/v1/server-agents/${agent.agent_id}/config`, agent.agent_token);
+    expect((await config(shopAgent)).status).toBe(200);
+    // Without a key, with another site's key, or with a site key for an installation-wide agent: refused, nothing revoked.
+    expect((await call('DELETE', `/api/v1/server-agents/${shopAgent.agent_id}`, undefined)).status).toBe(401);
+    expect((await call('DELETE', `/api/v1/server-agents/${shopAgent.agent_id}`, shopAgent.agent_token)).status).toBe(401);
+    expect((await call('DELETE', `/api/v1/server-agents/${shopAgent.agent_id}`, blogKey)).status).toBe(403);
+    expect((await call('DELETE', `/api/v1/server-agents/${installationAgent.agent_id}`, shopKey)).status).toBe(403);
+    expect((await config(shopAgent)).status).toBe(200);
+    expect((await config(installationAgent)).status).toBe(200);
+
+    expect((await call('DELETE', `/api/v1/server-agents/${shopAgent.agent_id}`, shopKey)).status).toBe(204);
+    expect((await config(shopAgent)).status).toBe(401);
+    expect((await call('POST', `/api/v1/server-agents/${shopAgent.agent_id}/heartbeat`, shopAgent.agent_token, {})).status).toBe(401);
+    const again = await call('DELETE', `/api/v1/server-agents/${shopAgent.agent_id}`, shopKey);
+    expect(again.status).toBe(404);
+    expect(await json(again)).toMatchObject({ error: { code: 'unknown_agent' } });
+    expect((await call('DELETE', `/api/v1/server-agents/${installationAgent.agent_id}`, installationKey)).status).toBe(204);
+    expect((await config(installationAgent)).status).toBe(401);
+  });
+
   test('the update manifest verifies with the published key, and fails for a changed file', async () => {
     writeFileSync(join(updatesDir, 'sitebeacon-agent-1.2.0-linux-amd64.tar.gz'), 'old build');
     writeFileSync(join(updatesDir, 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz'), 'newest build');

@@ -84,6 +84,26 @@ export const serverAgentRoutes = ({ store, links, updates }: { store: Store; lin
       },
     }),
     defineRoute({
+      method: 'DELETE',
+      path: '/api/v1/server-agents/:id',
+      tag,
+      summary: "Revoke a server agent (an API key of the agent's site, or an installation key): its token is refused from the next request on",
+      auth: 'apiKey',
+      responses: { 204: 'Revoked', 404: 'unknown_agent' },
+      async handle({ event, apiKey }) {
+        const id = getRouterParam(event, 'id') ?? '';
+        const agent = await store.agents.get(id);
+        if (!agent) throw apiError(404, 'unknown_agent', `no server agent has the id "${id}"`);
+        // An agent registered with an installation key belongs to no site: only such a key revokes it.
+        if (apiKey!.site_key !== undefined && apiKey!.site_key !== agent.site_key) {
+          throw apiError(403, 'forbidden', "this API key belongs to another site than the agent's");
+        }
+        await store.agents.revoke(id);
+        event.res.status = 204;
+        return null;
+      },
+    }),
+    defineRoute({
       method: 'GET',
       path: '/api/v1/server-agents/updates/latest',
       tag,
