@@ -13,6 +13,7 @@ import { cspProjectRoutes } from './routes/cspProjects';
 import { cspReportRoutes } from './routes/cspReports';
 import { demoRoutes } from './routes/demo';
 import { errorReportRoutes } from './routes/errorReports';
+import { healthRoutes } from './routes/health';
 import { openApiRoutes } from './routes/openapi';
 import { performanceSessionRoutes } from './routes/performanceSessions';
 import { readApiRoutes } from './routes/readApi';
@@ -60,6 +61,7 @@ export const collectorRoutes = (options: CollectorOptions): Route[] => {
   const { store, links } = options;
   const routes: Route[] = [
     ...connectivityRoutes(),
+    ...healthRoutes({ store }),
     ...errorReportRoutes({ store }),
     ...cspReportRoutes({ store }),
     ...performanceSessionRoutes({ store }),

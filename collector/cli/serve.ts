@@ -6,6 +6,7 @@ import { loadSigningKey } from '../agents/updates';
 import { createCollector } from '../app';
 import { DEMO_SITE_KEY } from '../core/records';
 import { baseUrl, databaseLocation, parseOptions, UsageError, type CliIO } from './args';
+import type { Store } from '../store/contract';
 import { openStore } from '../store/openStore';
 
 const LOG_LEVELS: Record<string, number> = { info: 0, warn: 400, error: 500, silent: Infinity };
@@ -53,13 +54,33 @@ const readServeOptions = (args: string[], io: CliIO) => {
 };
 
 /**
+ * The store, only if it can write: a read-only or unwritable database makes `serve` refuse to start
+ * with a message naming the file (issue 11, class 9), instead of running while every report gets 500.
+ */
+const openWritableStore = async (database: string) => {
+  let store: Store;
+  try {
+    store = await openStore(database);
+  } catch (error) {
+    throw new Error(`cannot open the database ${database}: ${(error as Error).message}`);
+  }
+  try {
+    await store.checkWritable();
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw new Error(`cannot write the database ${database} (${(error as Error).message}): check its permissions, its folder's and the disk`);
+  }
+  return store;
+};
+
+/**
  * `sitebeacon serve`: the collector on `--host`:`--port` until SIGINT or SIGTERM. Prints its URL
  * once it listens: as text, or with `--json` as one line `{"url", "public_url", "db"[, "demo"]}`
  * that tools (collector/testing/spawnCollector.ts) read.
  */
 export const serve = async (args: string[], io: CliIO) => {
   const { values, port, host, rateLimits, tls, minimumStatus, database, ingestUrl, ...options } = readServeOptions(args, io);
-  const store = await openStore(database);
+  const store = await openWritableStore(database);
   let publicUrl = options.publicUrl ?? '';
   const app = createCollector({
     store,
