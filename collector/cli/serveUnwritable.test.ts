@@ -5,10 +5,13 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { createSqliteStore } from '../store/sqlite';
 import { seedStore } from '../testing/seed';
 import { CLI } from '../testing/spawnCollector';
+
+// Real processes on a machine shared with other work: generous time.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const asRoot = process.getuid?.() === 0;
 let dir: string;

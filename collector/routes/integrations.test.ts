@@ -1,6 +1,7 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { verifyManifest, type UpdateManifest } from '../agents/updates';
@@ -347,21 +348,23 @@ describe('server agents', () => {
   });
 
   test('the update manifest verifies with the published key, and fails for a changed file', async () => {
-    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.2.0-linux-amd64.tar.gz'), 'old build');
-    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz'), 'newest build');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.2.0-linux-amd64.tar.gz'), gzipSync('old build'));
+    const newest = gzipSync('newest build');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz'), newest);
     writeFileSync(join(updatesDir, 'notes.txt'), 'not an artifact');
     const agent = await registerAgent();
     const manifest = (await json(await call('GET', '/api/v1/server-agents/updates/latest', agent.agent_token))) as UpdateManifest;
-    expect(manifest).toMatchObject({ version: '1.10.0', file: 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz', size: 12, algorithm: 'ed25519' });
+    expect(manifest).toMatchObject({ version: '1.10.0', arch: 'amd64', file: 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz', size: newest.length, algorithm: 'ed25519' });
     expect(manifest.url).toBe('http://127.0.0.1:8787/downloads/agents/sitebeacon-agent-1.10.0-linux-amd64.tar.gz');
     const published = await json(await call('GET', '/api/v1/server-agents/updates/public-key', undefined));
     expect(published.key_id).toBe(manifest.key_id);
 
     const download = await collector.request(new URL(manifest.url).pathname);
+    expect(download.headers.get('content-length')).toBe(String(newest.length));
     const bytes = new Uint8Array(await download.arrayBuffer());
     expect(verifyManifest(manifest, published.public_key, bytes)).toBe(true);
     // A changed file, a changed manifest, or another key: refused.
-    expect(verifyManifest(manifest, published.public_key, new TextEncoder().encode('newest builD'))).toBe(false);
+    expect(verifyManifest(manifest, published.public_key, gzipSync('newest builD'))).toBe(false);
     expect(verifyManifest({ ...manifest, version: '9.9.9' }, published.public_key, bytes)).toBe(false);
     const stranger = createPublicKey(generateKeyPairSync('ed25519').privateKey).export({ type: 'spki', format: 'pem' }) as string;
     expect(verifyManifest(manifest, stranger, bytes)).toBe(false);
@@ -369,6 +372,48 @@ describe('server agents', () => {
     expect((await collector.request('/downloads/agents/notes.txt')).status).toBe(404);
     expect((await collector.request('/downloads/agents/..%2F..%2Fetc%2Fpasswd')).status).toBe(404);
     expect(readFileSync(join(updatesDir, 'notes.txt'), 'utf8')).toBe('not an artifact');
+
+    // A build replaced in place is hashed again: the next manifest signs the new bytes.
+    const rebuilt = gzipSync('newest build, rebuilt');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz'), rebuilt);
+    const next = (await json(await call('GET', '/api/v1/server-agents/updates/latest', agent.agent_token))) as UpdateManifest;
+    expect(next.size).toBe(rebuilt.length);
+    expect(verifyManifest(next, published.public_key, new Uint8Array(await (await collector.request(new URL(next.url).pathname)).arrayBuffer()))).toBe(true);
+  });
+
+  test('a manifest offers only a real build of the architecture asked, by the agents\' own names for it (issue 11, class 6)', async () => {
+    const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.from('arm64 binary')]);
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz'), gzipSync('amd64'));
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.11.0-linux-arm64'), elf);
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.9.0-linux-arm64.tar.gz'), gzipSync('older arm64'));
+    // Files that sit in the folder and look like builds, newer than any: never offered, never downloadable.
+    writeFileSync(join(updatesDir, 'checksums.txt'), 'abc  sitebeacon-agent-1.10.0-linux-amd64.tar.gz');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-9.9.9-checksums.txt'), 'abc');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-9.9.9-linux-amd64.tar.gz'), 'not gzip at all');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-9.9.9-linux-arm64'), '#!/bin/sh\nrm -rf /\n');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-9.9.9-linux-amd64.tar.gz.sig'), 'signature');
+    const manifestFor = async (arch: string) => {
+      const agent = await json(await call('POST', '/api/v1/server-agents/register', installationKey, { hostname: 'h', os: 'linux', arch, agent_version: '1.0.0' }));
+      return json(await call('GET', '/api/v1/server-agents/updates/latest', agent.agent_token));
+    };
+    expect(await manifestFor('x86_64')).toMatchObject({ arch: 'amd64', version: '1.10.0', file: 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz' });
+    expect(await manifestFor('amd64')).toMatchObject({ arch: 'amd64', version: '1.10.0' });
+    expect(await manifestFor('aarch64')).toMatchObject({ arch: 'arm64', version: '1.11.0', file: 'sitebeacon-agent-1.11.0-linux-arm64' });
+    // An operator's script names the architecture; an agent may name another than its own.
+    expect(await json(await call('GET', '/api/v1/server-agents/updates/latest?arch=arm64', installationKey))).toMatchObject({ arch: 'arm64', version: '1.11.0' });
+    const missing = await call('GET', '/api/v1/server-agents/updates/latest', installationKey);
+    expect(missing.status).toBe(400);
+    for (const arch of ['riscv64', 'constructor', 'armv7l']) {
+      const response = await call('GET', `/api/v1/server-agents/updates/latest?arch=${arch}`, installationKey);
+      expect(response.status, arch).toBe(404);
+    }
+    for (const file of ['checksums.txt', 'sitebeacon-agent-9.9.9-checksums.txt', 'sitebeacon-agent-9.9.9-linux-amd64.tar.gz', 'sitebeacon-agent-9.9.9-linux-arm64', 'sitebeacon-agent-9.9.9-linux-amd64.tar.gz.sig']) {
+      for (const method of ['GET', 'HEAD']) expect((await collector.request(`/downloads/agents/${file}`, { method })).status, `${method} ${file}`).toBe(404);
+    }
+    const head = await collector.request('/downloads/agents/sitebeacon-agent-1.11.0-linux-arm64', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(elf.length));
+    expect(await head.text()).toBe('');
   });
 
   test.each([
@@ -378,7 +423,8 @@ describe('server agents', () => {
     ['register for an unknown site', () => call('POST', '/api/v1/server-agents/register', installationKey, { hostname: 'h', os: 'o', arch: 'a', agent_version: '1', site_key: 'nope' }), 404, 'unknown_site'],
     ['register for another site', () => call('POST', '/api/v1/server-agents/register', shopKey, { hostname: 'h', os: 'o', arch: 'a', agent_version: '1', site_key: blog }), 403, 'forbidden'],
     ['config without a token', () => call('GET', '/api/v1/server-agents/agt_0000000000000000/config', undefined), 401, 'unauthorized'],
-    ['updates with no build published', () => call('GET', '/api/v1/server-agents/updates/latest', installationKey), 404, 'not_found'],
+    ['updates with no build published', () => call('GET', '/api/v1/server-agents/updates/latest?arch=x86_64', installationKey), 404, 'not_found'],
+    ['updates asked with an API key and no architecture', () => call('GET', '/api/v1/server-agents/updates/latest', installationKey), 400, 'invalid_request'],
     ['updates without a key', () => call('GET', '/api/v1/server-agents/updates/latest', undefined), 401, 'unauthorized'],
   ] as Array<[string, () => Promise<Response>, number, string]>)('%s', async (_name, request, status, code) => {
     const response = await request();

@@ -20,3 +20,6 @@ export const HeartbeatSchema = v.object({
   agent_version: optionalSingleLine(32),
   status: smallObject,
 });
+
+/** `GET /api/v1/server-agents/updates/latest?arch=`: an architecture name as agents give it (`x86_64`, `aarch64`, `amd64`...). */
+export const UpdatesQuerySchema = v.object({ arch: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(32))) });
