@@ -1,9 +1,11 @@
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve as serveH3 } from 'h3';
 import { loadSigningKey } from '../agents/updates';
 import { createCollector } from '../app';
+import { deferContinue } from '../http/expectContinue';
 import { DEMO_SITE_KEY } from '../core/records';
 import { baseUrl, databaseLocation, parseOptions, UsageError, type CliIO } from './args';
 import type { Store } from '../store/contract';
@@ -116,6 +118,8 @@ export const serve = async (args: string[], io: CliIO) => {
     // Node checks those timeouts every connectionsCheckingInterval (30 s by default): every second here.
     node: { http2: false, headersTimeout: 10_000, requestTimeout: 10_000, connectionsCheckingInterval: 1_000 },
   });
+  const nodeServer = server.node?.server as HttpServer | undefined;
+  if (nodeServer && server.node?.handler) deferContinue(nodeServer, server.node.handler);
   await server.ready();
   const address = server.node?.server?.address() as AddressInfo;
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
