@@ -13,6 +13,7 @@ import { cspProjectRoutes } from './routes/cspProjects';
 import { cspReportRoutes } from './routes/cspReports';
 import { demoRoutes } from './routes/demo';
 import { errorReportRoutes } from './routes/errorReports';
+import { healthRoutes } from './routes/health';
 import { openApiRoutes } from './routes/openapi';
 import { performanceSessionRoutes } from './routes/performanceSessions';
 import { readApiRoutes } from './routes/readApi';
@@ -67,6 +68,7 @@ export const collectorRoutes = (options: CollectorOptions): Route[] => {
   const scripts = scriptFiles();
   const routes: Route[] = [
     ...connectivityRoutes(),
+    ...healthRoutes({ store }),
     ...errorReportRoutes({ store }),
     ...cspReportRoutes({ store, clientOf: (event) => clientIp(event, options.trustProxy ?? false) }),
     ...performanceSessionRoutes({ store }),

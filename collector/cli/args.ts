@@ -34,6 +34,24 @@ export const parseOptions = <O extends NonNullable<ParseArgsConfig['options']>>(
   }
 };
 
+/**
+ * A command's options and its one argument (`key revoke KEY`, `agent revoke AGENT_ID`): a
+ * UsageError naming `label` when it is missing or followed by another.
+ *
+ * @example
+ * const { values, argument } = parseWithArgument(['agt_1', '--json'], {}, 'AGENT_ID'); // argument: 'agt_1'
+ */
+export const parseWithArgument = <O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, label: string) => {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { ...common, ...options }, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length != 1) throw new UsageError(`expected one ${label}, got ${parsed.positionals.length}`);
+  return { values: parsed.values, argument: parsed.positionals[0]! };
+};
+
 /** The SQLite file: `--db`, else `SITEBEACON_DB`, else ./data/sitebeacon.db. */
 export const databaseLocation = (values: { db?: string | undefined }, io: CliIO) =>
   resolve(values.db || io.env.SITEBEACON_DB || './data/sitebeacon.db');

@@ -1,11 +1,15 @@
 import { actionAdd } from './actionAdd';
+import { agentRevoke } from './agentRevoke';
 import type { CliIO } from './args';
 import { check } from './check';
 import { exportRecords } from './exportRecords';
 import { keyCreate } from './keyCreate';
+import { keyRevoke } from './keyRevoke';
 import { serve } from './serve';
 import { siteAdd } from './siteAdd';
 import { snippetCommand } from './snippet';
+import { siteRotateKey } from './siteRotateKey';
+import { wordpressRevoke } from './wordpressRevoke';
 
 /** A command: resolves to its exit code, or to nothing for 0. */
 export type Command = (args: string[], io: CliIO) => Promise<number | void>;
@@ -18,7 +22,11 @@ export const COMMANDS: Array<{ name: string[]; run: Command }> = [
   { name: ['serve'], run: serve },
   { name: ['site', 'add'], run: siteAdd },
   { name: ['snippet'], run: snippetCommand },
+  { name: ['site', 'rotate-key'], run: siteRotateKey },
   { name: ['key', 'create'], run: keyCreate },
+  { name: ['key', 'revoke'], run: keyRevoke },
+  { name: ['agent', 'revoke'], run: agentRevoke },
+  { name: ['wordpress', 'revoke'], run: wordpressRevoke },
   { name: ['action', 'add'], run: actionAdd },
   { name: ['export'], run: exportRecords },
   { name: ['check'], run: check },

@@ -14,11 +14,19 @@ Commands:
                         create a site; prints its key and script tag
   snippet --site SITE_KEY [--public-url URL] [--ingest-url URL]
                         the site's script tag with its SRI hash, and the CSP sources its pages need
+  site rotate-key --site SITE_KEY [--public-url URL] [--ingest-url URL]
+                        a new public key for the site (its data moves along); prints it and
+                        the new script tag; the old key is refused from the next request on
   action add --site SITE_KEY --type TYPE [--payload JSON]
                         queue an action for a WordPress site's next check-in
   key create [--site SITE_KEY] [--name NAME]
                         create an API key (for one site, or the whole installation);
                         it is printed once and stored only as a hash
+  key revoke KEY        the API key is refused from the next request on
+  agent revoke AGENT_ID the server agent's token is refused from the next request on
+  wordpress revoke --site SITE_KEY
+                        remove the site's WordPress installation and its pending actions
+                        (revoke its plugin's API key too, or it can register again)
   export --site SITE_KEY --kind errors|csp|performance [--since ISO]
                         print stored records as NDJSON
   check URL [--site SITE_KEY] [--page PAGE_URL] [--connect-timeout S] [--timeout S] [--ca FILE]

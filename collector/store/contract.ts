@@ -35,6 +35,12 @@ export interface Store {
   actions: ActionStore;
   cspProjects: CspProjectStore;
   agents: ServerAgentStore;
+  /**
+   * Resolves when the store can write now, rejects with the reason when it cannot (a read-only
+   * file, a full disk, a lock held elsewhere, a lost connection), within about a second and
+   * changing nothing: `serve` refuses to start, and `GET /api/health` answers 503, on a rejection.
+   */
+  checkWritable(): Promise<void>;
   /** Commits what is queued, then releases the database. */
   close(): Promise<void>;
 }
@@ -68,11 +74,20 @@ export interface SiteStore {
   create(site: Pick<Site, 'site_key' | 'name' | 'allowed_origins'>): Promise<Site>;
   /** Creates the site, or replaces its name and origins if the key exists. */
   put(site: Pick<Site, 'site_key' | 'name' | 'allowed_origins'>): Promise<Site>;
+  /**
+   * Gives the site a new public key (`site rotate-key`): everything stored under the old key
+   * (reports, sessions, API keys, install, actions, projects, agents) moves to the new one, at once,
+   * and the old key finds nothing from then on. Undefined when no site has `siteKey`; fails if
+   * `newSiteKey` exists.
+   */
+  rotateKey(siteKey: string, newSiteKey: string): Promise<Site | undefined>;
 }
 
 export interface ApiKeyStore {
   create(key: Pick<ApiKey, 'key_hash' | 'name' | 'site_key'>): Promise<ApiKey>;
   findByHash(keyHash: string): Promise<ApiKey | undefined>;
+  /** Removes the key (`key revoke`): it is found no more. False when no key has this hash. */
+  revoke(keyHash: string): Promise<boolean>;
 }
 
 export interface ErrorReportStore {
@@ -136,6 +151,8 @@ export interface WordPressStore {
     siteKey: string,
     checkIn: Pick<WordPressInstall, 'plugin_version' | 'wordpress_version' | 'php_version' | 'status'>,
   ): Promise<void>;
+  /** Removes the site's install and its pending actions (`wordpress revoke`). False when it had none. */
+  revoke(siteKey: string): Promise<boolean>;
 }
 
 export interface ActionStore {
@@ -162,5 +179,7 @@ export interface ServerAgentStore {
   add(agent: Omit<ServerAgent, 'registered_at' | 'last_heartbeat_at' | 'status'>): Promise<ServerAgent>;
   get(id: string): Promise<ServerAgent | undefined>;
   recordHeartbeat(id: string, heartbeat: { agent_version?: string | undefined; status?: Record<string, unknown> | undefined }): Promise<void>;
+  /** Removes the agent (`agent revoke`, `DELETE /api/v1/server-agents/{id}`): its token is refused. False when unknown. */
+  revoke(id: string): Promise<boolean>;
 }
 

@@ -63,3 +63,19 @@ test('a database written by an older schema (version 2) opens, and its rows get 
   expect(summary.csp).toEqual([]);
   await store.close();
 });
+
+test('checkWritable rejects, within a second, while another connection holds the write lock, and resolves once it is released', async () => {
+  const store = createSqliteStore({ file });
+  const other = new Database(file);
+  other.exec('BEGIN IMMEDIATE');
+  const started = performance.now();
+  await expect(store.checkWritable()).rejects.toThrow(/locked|busy/i);
+  expect(performance.now() - started).toBeLessThan(1000);
+  other.exec('ROLLBACK');
+  other.close();
+  await expect(store.checkWritable()).resolves.toBeUndefined();
+  // The probe left no transaction open: writes go on.
+  await seedStore(store).insertErrors('default', [{ error_type: 'js', error_message: 'after the probe' }]);
+  expect((await store.errors.list('default')).data).toHaveLength(1);
+  await store.close();
+});

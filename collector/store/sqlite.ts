@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { Store } from './contract';
 import { createGroupCommit } from './sqlite/groupCommit';
 import { sqliteIntegrations } from './sqlite/integrations';
+import { checkWritable } from './sqlite/checkWritable';
 import { migrate } from './sqlite/migrations';
 import { sqlitePerformance } from './sqlite/performance';
 import { sqliteReports } from './sqlite/reports';
@@ -32,10 +33,13 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
   migrate(db);
   const { write, flush } = createGroupCommit(db);
   return {
-    ...sqliteSites(db),
+    ...sqliteSites(db, write),
     ...sqliteReports(db, write),
     performance: sqlitePerformance(db, write),
     ...sqliteIntegrations(db, write),
+    async checkWritable() {
+      checkWritable(db);
+    },
     async close() {
       // What is queued is committed before the file is closed.
       flush();
