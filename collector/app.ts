@@ -1,6 +1,6 @@
 import { H3 } from 'h3';
 import type { AgentUpdates } from './agents/updates';
-import type { Links } from './core/setupUrls';
+import { setupUrls, type Links } from './core/setupUrls';
 import { toErrorResponse } from './http/apiError';
 import { clientIp } from './http/clientIp';
 import { mountRoutes } from './http/mountRoutes';
@@ -17,6 +17,7 @@ import { openApiRoutes } from './routes/openapi';
 import { performanceSessionRoutes } from './routes/performanceSessions';
 import { readApiRoutes } from './routes/readApi';
 import { serverAgentRoutes } from './routes/serverAgents';
+import { sessionRoutes } from './routes/session';
 import { verifyApiKeyRoutes } from './routes/verifyApiKey';
 import { wordpressRoutes } from './routes/wordpress';
 import type { Store } from './store/contract';
@@ -65,6 +66,7 @@ export const collectorRoutes = (options: CollectorOptions): Route[] => {
     ...performanceSessionRoutes({ store }),
     ...beaconScriptRoutes({ beaconFile: options.beaconFile }),
     ...readApiRoutes({ store }),
+    ...sessionRoutes({ store, links, trustProxy: options.trustProxy ?? false }),
     ...verifyApiKeyRoutes({ store }),
     ...wordpressRoutes({ store, links }),
     ...cspProjectRoutes({ store, links }),
@@ -104,6 +106,6 @@ export const createCollector = (options: CollectorOptions): H3 => {
     onError: (error, event) => toErrorResponse(error, event, logError),
   });
   const checkRate = createRateCheck({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, trustProxy);
-  mountRoutes(app, collectorRoutes(options), { store, checkRate });
+  mountRoutes(app, collectorRoutes(options), { store, checkRate, appUrl: () => setupUrls(options.links).app_url });
   return app;
 };

@@ -62,7 +62,7 @@ test('the demo page of `serve --demo` reports its button error into the demo sit
   const db = join(mkdtempSync(join(tmpdir(), 'sitebeacon-demo-')), 'demo.db');
   const demo = await spawnCollector({ db, args: ['--demo'] });
   try {
-    await page.goto(`${demo.url}/`);
+    await page.goto(`${demo.url}/demo`);
     await page.waitForFunction(() => 'sitebeacon' in window);
     await page.click('#throw');
     const exported = () => exportRecords(db, 'demo', 'errors');

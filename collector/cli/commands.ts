@@ -5,6 +5,7 @@ import { exportRecords } from './exportRecords';
 import { keyCreate } from './keyCreate';
 import { serve } from './serve';
 import { siteAdd } from './siteAdd';
+import { userAdd } from './userAdd';
 
 /** A command: resolves to its exit code, or to nothing for 0. */
 export type Command = (args: string[], io: CliIO) => Promise<number | void>;
@@ -19,5 +20,6 @@ export const COMMANDS: Array<{ name: string[]; run: Command }> = [
   { name: ['key', 'create'], run: keyCreate },
   { name: ['action', 'add'], run: actionAdd },
   { name: ['export'], run: exportRecords },
+  { name: ['user', 'add'], run: userAdd },
   { name: ['check'], run: check },
 ];

@@ -6,7 +6,8 @@ Commands:
         [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--site-rate-limit N] [--trust-proxy]
         [--log-level info|warn|error|silent] [--ingest-url URL]
         [--agent-updates-dir DIR [--agent-signing-key FILE]]
-                        run the collector (--demo also serves a demo page at /);
+                        run the collector and its dashboard at / (--demo also serves a demo
+                        page at /demo and creates a demo user, printed with its password);
                         rate limits are requests per second per client IP (default 20) and
                         per site (default 500), 0 turns one off; --json prints one line
                         {"url": ...} once it listens
@@ -17,6 +18,9 @@ Commands:
   key create [--site SITE_KEY] [--name NAME]
                         create an API key (for one site, or the whole installation);
                         it is printed once and stored only as a hash
+  user add --email EMAIL [--site SITE_KEY...] [--password-stdin]
+                        create a dashboard user who sees every site, or only those named;
+                        without --password-stdin a password is generated and printed once
   export --site SITE_KEY --kind errors|csp|performance [--since ISO]
                         print stored records as NDJSON
   check URL [--site SITE_KEY] [--page PAGE_URL] [--connect-timeout S] [--timeout S] [--ca FILE]

@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'unauthorized'
   | 'origin_not_allowed'
   | 'forbidden'
+  | 'csrf'
+  | 'invalid_credentials'
   | 'unknown_site'
   | 'unknown_action'
   | 'unknown_project'

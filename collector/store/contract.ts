@@ -12,6 +12,7 @@ import type {
   StoredCspReport,
   StoredErrorReport,
   StoredPerformanceSession,
+  User,
   WordPressInstall,
 } from '../core/records';
 import type { CspGroup, ErrorGroupRow, MetricCounts } from '../core/summary';
@@ -35,6 +36,8 @@ export interface Store {
   actions: ActionStore;
   cspProjects: CspProjectStore;
   agents: ServerAgentStore;
+  users: UserStore;
+  sessions: SessionStore;
   /** Commits what is queued, then releases the database. */
   close(): Promise<void>;
 }
@@ -73,6 +76,31 @@ export interface SiteStore {
 export interface ApiKeyStore {
   create(key: Pick<ApiKey, 'key_hash' | 'name' | 'site_key'>): Promise<ApiKey>;
   findByHash(keyHash: string): Promise<ApiKey | undefined>;
+}
+
+/**
+ * Dashboard users (design, "Dashboard, sign-in and documentation"). Emails arrive normalised
+ * (core/users.ts) and are unique; `password_hash` is core/passwords.ts's; no `site_keys` (or
+ * undefined) means every site, an array names the only sites the user may see.
+ */
+export interface UserStore {
+  /** Creates a user; fails if the email exists. */
+  create(user: Pick<User, 'email' | 'password_hash' | 'site_keys'>): Promise<User>;
+  /** Creates the user, or replaces the password hash and sites of the one with this email. */
+  put(user: Pick<User, 'email' | 'password_hash' | 'site_keys'>): Promise<User>;
+  findByEmail(email: string): Promise<User | undefined>;
+}
+
+/**
+ * Signed-in sessions: stored by the SHA-256 of their token (core/sessions.ts), never the token.
+ * Written at once (not group-committed with reports): a sign-in is rare.
+ */
+export interface SessionStore {
+  create(session: { token_hash: string; user_id: number; expires_at: number }): Promise<void>;
+  /** The user of the session with this token hash, if it has not expired at `now` (ms); the user as `users` returns it. */
+  findUser(tokenHash: string, now: number): Promise<User | undefined>;
+  /** Ends the session (sign-out); nothing happens for an unknown hash. Expired sessions may be removed too. */
+  delete(tokenHash: string): Promise<void>;
 }
 
 export interface ErrorReportStore {

@@ -8,6 +8,7 @@ import { migrate } from './sqlite/migrations';
 import { sqlitePerformance } from './sqlite/performance';
 import { sqliteReports } from './sqlite/reports';
 import { sqliteSites } from './sqlite/sites';
+import { sqliteUsers } from './sqlite/users';
 
 /**
  * The embedded store: one SQLite file in WAL mode (better-sqlite3), migrated on open. Report
@@ -36,6 +37,7 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
     ...sqliteReports(db, write),
     performance: sqlitePerformance(db, write),
     ...sqliteIntegrations(db, write),
+    ...sqliteUsers(db),
     async close() {
       // What is queued is committed before the file is closed.
       flush();

@@ -80,6 +80,40 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
       });
     });
 
+    describe('users and sessions', () => {
+      test('a user is created once per email, found by it, and put replaces its password hash and sites', async () => {
+        const shop = await seed.addSite(['https://shop.example']);
+        const ann = await store.users.create({ email: 'ann@shop.example', password_hash: 'scrypt$a', site_keys: [shop] });
+        expect(ann).toMatchObject({ email: 'ann@shop.example', password_hash: 'scrypt$a', site_keys: [shop] });
+        expect(typeof ann.id).toBe('number');
+        expect(Date.parse(ann.created_at)).not.toBeNaN();
+        await expect(store.users.create({ email: 'ann@shop.example', password_hash: 'scrypt$b', site_keys: undefined })).rejects.toThrow();
+        const every = await store.users.create({ email: 'bob@shop.example', password_hash: 'scrypt$c', site_keys: undefined });
+        expect(every.site_keys).toBeUndefined();
+        const put = await store.users.put({ email: 'ann@shop.example', password_hash: 'scrypt$d', site_keys: undefined });
+        expect(put).toMatchObject({ id: ann.id, password_hash: 'scrypt$d' });
+        expect(put.site_keys).toBeUndefined();
+        expect(await store.users.findByEmail('ann@shop.example')).toEqual(put);
+        expect(await store.users.findByEmail('nobody@shop.example')).toBeUndefined();
+        const created = await store.users.put({ email: 'cy@shop.example', password_hash: 'scrypt$e', site_keys: [] });
+        expect(created.site_keys).toEqual([]);
+      });
+
+      test('a session finds its user by token hash until it expires or is deleted, and the next process sees it', async () => {
+        const user = await store.users.create({ email: 'ann@shop.example', password_hash: 'h', site_keys: ['a1', 'b2'] });
+        const now = Date.now();
+        await store.sessions.create({ token_hash: hashApiKey('t1'), user_id: user.id, expires_at: now + 60_000 });
+        await store.sessions.create({ token_hash: hashApiKey('t2'), user_id: user.id, expires_at: now + 120_000 });
+        expect(await store.sessions.findUser(hashApiKey('t1'), now)).toEqual(user);
+        expect(await (await reopen()).sessions.findUser(hashApiKey('t1'), now)).toEqual(user);
+        expect(await store.sessions.findUser(hashApiKey('t1'), now + 60_000)).toBeUndefined();
+        expect(await store.sessions.findUser(hashApiKey('nope'), now)).toBeUndefined();
+        await store.sessions.delete(hashApiKey('t2'));
+        expect(await store.sessions.findUser(hashApiKey('t2'), now)).toBeUndefined();
+        await store.sessions.delete(hashApiKey('never'));
+      });
+    });
+
     describe('reports', () => {
       test('error reports list oldest first in pages by opaque cursor, and filter by since', async () => {
         for (let i = 0; i < 5; i++) await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: `m${i}` }], Date.UTC(2026, i, 1));

@@ -198,6 +198,21 @@ const migrations: Array<string | ((db: Database) => void)> = [
      GROUP BY site_key, effective_directive, coalesce(blocked_host, ''), received_at / 86400000;
    DROP INDEX performance_metrics_by_value;
    CREATE INDEX performance_metrics_by_value ON performance_metrics (site_key, name, value, updated_at);`,
+  // 6: dashboard users and their sessions (design, "Dashboard, sign-in and documentation").
+  `CREATE TABLE users (
+     id INTEGER PRIMARY KEY,
+     email TEXT NOT NULL UNIQUE,
+     password_hash TEXT NOT NULL,
+     site_keys TEXT,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE user_sessions (
+     token_hash TEXT PRIMARY KEY,
+     user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL
+   );
+   CREATE INDEX user_sessions_by_expiry ON user_sessions (expires_at);`,
 ];
 
 /** Brings `db` to the newest schema (or to `target`, for tests), one transaction per version. */
