@@ -6,6 +6,8 @@ import { createGroupCommit } from './sqlite/groupCommit';
 import { sqliteIntegrations } from './sqlite/integrations';
 import { migrate } from './sqlite/migrations';
 import { sqlitePerformance } from './sqlite/performance';
+import { sqlitePerformanceReads } from './sqlite/performanceReads';
+import { sqliteReportReads } from './sqlite/reportReads';
 import { sqliteReports } from './sqlite/reports';
 import { sqliteSites } from './sqlite/sites';
 import { sqliteUsers } from './sqlite/users';
@@ -32,10 +34,13 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
   db.pragma('wal_autocheckpoint = 4000');
   migrate(db);
   const { write, flush } = createGroupCommit(db);
+  const reports = sqliteReports(db, write);
+  const reads = sqliteReportReads(db);
   return {
     ...sqliteSites(db),
-    ...sqliteReports(db, write),
-    performance: sqlitePerformance(db, write),
+    errors: { ...reports.errors, ...reads.errors },
+    csp: { ...reports.csp, ...reads.csp },
+    performance: { ...sqlitePerformance(db, write), ...sqlitePerformanceReads(db) },
     ...sqliteIntegrations(db, write),
     ...sqliteUsers(db),
     async close() {
