@@ -15,9 +15,11 @@ import { demoRoutes } from './routes/demo';
 import { errorReportRoutes } from './routes/errorReports';
 import { openApiRoutes } from './routes/openapi';
 import { performanceSessionRoutes } from './routes/performanceSessions';
+import { insightRoutes } from './routes/insights';
 import { readApiRoutes } from './routes/readApi';
 import { serverAgentRoutes } from './routes/serverAgents';
 import { sessionRoutes } from './routes/session';
+import { siteSetupRoutes } from './routes/siteSetup';
 import { verifyApiKeyRoutes } from './routes/verifyApiKey';
 import { wordpressRoutes } from './routes/wordpress';
 import type { Store } from './store/contract';
@@ -66,6 +68,8 @@ export const collectorRoutes = (options: CollectorOptions): Route[] => {
     ...performanceSessionRoutes({ store }),
     ...beaconScriptRoutes({ beaconFile: options.beaconFile }),
     ...readApiRoutes({ store }),
+    ...insightRoutes({ store }),
+    ...siteSetupRoutes({ store, links }),
     ...sessionRoutes({ store, links, trustProxy: options.trustProxy ?? false }),
     ...verifyApiKeyRoutes({ store }),
     ...wordpressRoutes({ store, links }),

@@ -57,3 +57,15 @@ export const snippet = (urls: Pick<SetupUrls, 'beacon_url' | 'ingest_url'>, site
   `data-ingest-origin="${escapeAttribute(urls.ingest_url)}"` +
   (integrity ? ` integrity="${escapeAttribute(integrity)}" crossorigin="anonymous"` : '') +
   ' async></script>';
+
+/**
+ * The sources a page's CSP must allow for the snippet (spec section 1, "Browser requirements"):
+ * the beacon's host in `script-src`, the collection host in `connect-src`.
+ *
+ * @example
+ * cspSources(setupUrls(links)) // { 'script-src': ['https://in.example'], 'connect-src': ['https://in.example'] }
+ */
+export const cspSources = (urls: Pick<SetupUrls, 'beacon_url' | 'api_base'>) => ({
+  'script-src': [new URL(urls.beacon_url).origin],
+  'connect-src': [new URL(urls.api_base).origin],
+});

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'unknown_action'
   | 'unknown_project'
   | 'unknown_agent'
+  | 'unknown_error_group'
   | 'not_found'
   | 'method_not_allowed'
   | 'payload_too_large'

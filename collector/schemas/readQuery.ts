@@ -21,3 +21,9 @@ export const ListQuerySchema = v.object({
 
 /** `?since=ISO&limit=N` of the summary. */
 export const SummaryQuerySchema = v.object({ since: v.optional(isoDate), limit: v.optional(positiveInteger(MAX_PAGE), '50') });
+
+/** `?since=ISO` of the daily series (default: the last 30 days). */
+export const SinceQuerySchema = v.object({ since: v.optional(isoDate) });
+
+/** `?since=ISO&limit=N` of the dashboard's tables: 20 rows unless `limit` says, at most 100. */
+export const TableQuerySchema = v.object({ since: v.optional(isoDate), limit: v.optional(positiveInteger(100), '20') });
