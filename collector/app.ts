@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { H3 } from 'h3';
 import type { AgentUpdates } from './agents/updates';
 import { setupUrls, type Links } from './core/setupUrls';
@@ -11,6 +12,7 @@ import { beaconScriptRoutes } from './routes/beaconScript';
 import { connectivityRoutes } from './routes/connectivity';
 import { cspProjectRoutes } from './routes/cspProjects';
 import { cspReportRoutes } from './routes/cspReports';
+import { dashboardRoutes } from './routes/dashboard';
 import { demoRoutes } from './routes/demo';
 import { errorReportRoutes } from './routes/errorReports';
 import { openApiRoutes } from './routes/openapi';
@@ -31,6 +33,8 @@ export interface CollectorOptions {
   beaconFile: string;
   /** Where this collector is reached, for the URLs it hands out (WordPress, agents, CSP headers, snippets). */
   links: Links;
+  /** The built dashboard (index.html and assets/); default: `dashboard/` beside `beaconFile`. */
+  dashboardDir?: string | undefined;
   /** Serves the demo page for this site (`sitebeacon serve --demo`). */
   demo?: { siteKey: string } | undefined;
   /** Publishes signed Linux agent builds (`serve --agent-updates-dir`). */
@@ -76,6 +80,7 @@ export const collectorRoutes = (options: CollectorOptions): Route[] => {
     ...cspProjectRoutes({ store, links }),
     ...serverAgentRoutes({ store, links, updates: options.agentUpdates }),
     ...openApiRoutes({ links, routes: () => routes }),
+    ...dashboardRoutes({ store, links, dir: options.dashboardDir ?? join(dirname(options.beaconFile), 'dashboard') }),
     ...(options.demo ? demoRoutes({ siteKey: options.demo.siteKey, links }) : []),
   ];
   return routes;

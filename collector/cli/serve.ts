@@ -5,7 +5,7 @@ import { serve as serveH3 } from 'h3';
 import { loadSigningKey } from '../agents/updates';
 import { createCollector } from '../app';
 import { hashPassword, newPassword } from '../core/passwords';
-import { DEMO_SITE_KEY, DEMO_USER_EMAIL } from '../core/records';
+import { DASHBOARD_SITE_KEY, DEMO_SITE_KEY, DEMO_USER_EMAIL } from '../core/records';
 import type { Store } from '../store/contract';
 import { baseUrl, databaseLocation, parseOptions, UsageError, type CliIO } from './args';
 import { openStore } from '../store/openStore';
@@ -112,6 +112,8 @@ export const serve = async (args: string[], io: CliIO) => {
   const address = server.node?.server?.address() as AddressInfo;
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   publicUrl ||= url;
+  // The dashboard's own CSP reports (core/dashboardPolicy.ts) are stored under this site.
+  await store.sites.put({ site_key: DASHBOARD_SITE_KEY, name: 'sitebeacon dashboard', allowed_origins: [new URL(publicUrl).origin] });
   const demo = values.demo ? await startDemo(store, publicUrl) : undefined;
   if (values.json) {
     io.out(JSON.stringify({ url, public_url: publicUrl, db: database, dashboard: `${publicUrl}/`, ...(demo ? { demo: `${publicUrl}/demo`, demo_user: demo } : {}) }));

@@ -66,3 +66,20 @@ export const buildDailySeries = ({
   }
   return points;
 };
+
+/**
+ * Per-day rows filled with zeros for the days between `since` and `now` that have none: a trend
+ * line with a point per day.
+ *
+ * @example
+ * fillDays(Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 2), [{ day: Date.UTC(2026, 0, 2), count: 3 }], { count: 0 })
+ * // [{ day: '2026-01-01', count: 0 }, { day: '2026-01-02', count: 3 }]
+ */
+export const fillDays = <T extends { day: number }>(since: number, now: number, rows: T[], zero: Omit<T, 'day'>) => {
+  const byDay = new Map(rows.map((row) => [row.day, row]));
+  const days: Array<Omit<T, 'day'> & { day: string }> = [];
+  for (let day = Math.floor(since / DAY) * DAY; day <= now; day += DAY) {
+    days.push({ ...zero, ...byDay.get(day), day: new Date(day).toISOString().slice(0, 10) });
+  }
+  return days;
+};

@@ -18,6 +18,12 @@ export const DEFAULT_SITE_KEY = 'default';
 /** The site `serve --demo` creates for its demo page, allowed from the collector's own origin. */
 export const DEMO_SITE_KEY = 'demo';
 
+/**
+ * The site the dashboard's own CSP reports go to (`serve` keeps it, allowed from the public URL's
+ * origin): a violation on a dashboard page is stored and shown like any other.
+ */
+export const DASHBOARD_SITE_KEY = 'dashboard';
+
 /** The dashboard user `serve --demo` creates (`npm start` prints its password). */
 export const DEMO_USER_EMAIL = 'demo@sitebeacon.example';
 

@@ -57,7 +57,9 @@ describe("the read API's dashboard views", () => {
     expect(groups.body.data).toHaveLength(1);
     const group = groups.body.data[0];
     expect(group).toMatchObject({ error_message: 'cart is empty', reports: 3, count: 5, sessions: 2 });
-    expect(group.daily.map((point: any) => point.count)).toEqual([2, 3]);
+    // A point per UTC day of the default 7 days, zeros where nothing came.
+    expect(group.daily.map((point: any) => point.count)).toEqual([0, 0, 0, 0, 0, 0, 2, 3]);
+    expect(group.daily.at(-1).day).toBe(new Date(now).toISOString().slice(0, 10));
 
     const detail = await get(`/api/v1/sites/${shop}/error-groups/${group.fingerprint}`);
     expect(detail.body.group).toMatchObject({ fingerprint: group.fingerprint, count: 5, sessions: 2 });

@@ -1,6 +1,6 @@
 import { getRouterParam } from 'h3';
 import { browserCounts } from '../core/browserOf';
-import { buildDailySeries, seriesStart } from '../core/dailySeries';
+import { buildDailySeries, fillDays, seriesStart } from '../core/dailySeries';
 import { buildPageVitals } from '../core/pageVitals';
 import { buildSummary } from '../core/summary';
 import { visibleSites } from '../core/users';
@@ -58,18 +58,21 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     method: 'GET',
     path: '/api/v1/sites/:site_key/error-groups',
     tag: TAG,
-    summary: 'Errors by fingerprint, most occurrences first, each with its distinct sessions and daily occurrences since `since`',
+    summary: 'Errors by fingerprint, most occurrences first, each with its distinct sessions and occurrences per UTC day since `since` (default 7 days)',
     auth: 'siteApiKey',
     query: TableQuerySchema,
     responses: { 200: 'data: [{fingerprint, error_type, error_message, reports, count, sessions, first_seen, last_seen, daily: [{day, count}]}]' },
-    async handle({ site, query: { since, limit } }) {
+    async handle({ site, query }) {
       const siteKey = site!.site_key;
+      const now = Date.now();
+      const since = seriesStart(query.since, now, 7);
+      const limit = query.limit;
       const { errors } = buildSummary({ errorGroups: await store.errors.groups(siteKey, { since, limit }), cspGroups: [], metrics: new Map() });
       const data = await Promise.all(
         errors.map(async (group) => ({
           ...group,
           sessions: await store.errors.sessions(siteKey, { fingerprint: group.fingerprint, since }),
-          daily: (await store.errors.daily(siteKey, { fingerprint: group.fingerprint, since })).map(({ day, count }) => ({ day: iso(day)!.slice(0, 10), count })),
+          daily: fillDays(since, now, await store.errors.daily(siteKey, { fingerprint: group.fingerprint, since }), { reports: 0, count: 0 }),
         })),
       );
       return { site_key: siteKey, since: iso(since), data };
@@ -79,12 +82,15 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     method: 'GET',
     path: '/api/v1/sites/:site_key/error-groups/:fingerprint',
     tag: TAG,
-    summary: 'One error group since `since`: counts, its latest report (stack), daily occurrences, pages and browsers',
+    summary: 'One error group since `since` (default 30 days): counts, its latest report (stack), occurrences per UTC day, pages and browsers',
     auth: 'siteApiKey',
     query: TableQuerySchema,
     responses: { 200: '{group, latest, daily, pages, browsers}', 404: 'unknown_error_group' },
-    async handle({ site, event, query: { since, limit } }) {
+    async handle({ site, event, query }) {
       const siteKey = site!.site_key;
+      const now = Date.now();
+      const since = seriesStart(query.since, now, 30);
+      const limit = query.limit;
       const fingerprint = getRouterParam(event, 'fingerprint') ?? '';
       const [row] = await store.errors.groups(siteKey, { fingerprint, since, limit: 1 });
       if (!row) throw apiError(404, 'unknown_error_group', 'no errors of this fingerprint in this range');
@@ -101,7 +107,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
         since: iso(since),
         group: { ...group!, sessions },
         latest: latest ?? null,
-        daily: daily.map(({ day, reports, count }) => ({ day: iso(day)!.slice(0, 10), reports, count })),
+        daily: fillDays(since, now, daily, { reports: 0, count: 0 }),
         pages: pages.map(({ value, reports }) => ({ page_url: value, reports })),
         browsers: browserCounts(agents).slice(0, limit),
       };
