@@ -42,3 +42,12 @@ export const METRICS: Array<[name: string, title: string]> = [
   ['FCP', 'First Contentful Paint'],
   ['TTFB', 'Time to First Byte'],
 ];
+
+/**
+ * A stored string cut for a table cell (the full text is on the detail page): a 16 KB message
+ * must not make a row a screen tall.
+ *
+ * @example
+ * clip('x'.repeat(500), 200).length // 201
+ */
+export const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text);

@@ -2,6 +2,8 @@ import { metricValue } from '../dashboard/format';
 import { expectedFigures, ingest, screenshots, SCREENSHOTS, signInWithForm } from './dashboardKit';
 import { expect, test } from './fixtures';
 
+test.describe.configure({ timeout: 90_000 });
+
 const STACK = 'TypeError: cart is empty\n    at checkout (https://shop.example/app.js:3:9)\n    at HTMLButtonElement.onclick (https://shop.example/cart:1:1)';
 
 test('a site owner signs in through the form, sees the seeded error group, CSP group and LCP p75 as stored, opens the group, signs out', async ({ page, collector }) => {

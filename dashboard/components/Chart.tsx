@@ -32,7 +32,7 @@ export const Chart = ({ description, days, lines, small = false, format }: { des
         height,
         // One time zone for every reader: the days are UTC days.
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        series: [{}, ...lines.map((line) => ({ label: line.label, stroke: line.color, width: small ? 1.5 : 2, spanGaps: true, points: { show: days.length < 40 } }))],
+        series: [{}, ...lines.map((line) => ({ label: line.label, stroke: line.color, width: small ? 1.5 : 2, spanGaps: true, points: { show: !small && days.length < 40 } }))],
         axes: small
           ? [{ show: false }, { show: false }]
           : [

@@ -3,7 +3,7 @@ import { Chart } from '../components/Chart';
 import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
 import { Status } from '../components/Status';
-import { count, rangeOf, segment, sinceOf, time } from '../format';
+import { clip, count, rangeOf, segment, sinceOf, time } from '../format';
 import type { ErrorGroupDetail } from '../types';
 
 /**
@@ -78,7 +78,7 @@ export const ErrorGroupPage = ({ email, siteKey, fingerprint }: { email: string;
             <tbody>
               {pages.map((page) => (
                 <tr>
-                  <td class="url">{page.page_url || '(no URL)'}</td>
+                  <td class="url">{clip(page.page_url) || '(no URL)'}</td>
                   <td class="num">{count(page.reports)}</td>
                 </tr>
               ))}

@@ -2,7 +2,7 @@ import { useApi } from '../api';
 import { Chart } from '../components/Chart';
 import { Layout } from '../components/Layout';
 import { Status } from '../components/Status';
-import { count, segment } from '../format';
+import { clip, count, segment } from '../format';
 import type { DailyPoint, Site } from '../types';
 
 const DAY = 86_400_000;
@@ -23,7 +23,7 @@ const SiteRow = ({ site }: { site: Site }) => {
   return (
     <tr>
       <th scope="row">
-        <a href={`/sites/${segment(site.site_key)}`}>{site.name}</a>
+        <a href={`/sites/${segment(site.site_key)}`}>{clip(site.name, 120)}</a>
         <div class="muted key">{site.site_key}</div>
       </th>
       {KINDS.map(([field, label, color]) => (

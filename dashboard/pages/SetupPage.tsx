@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { useApi } from '../api';
 import { Layout } from '../components/Layout';
 import { Status } from '../components/Status';
-import { segment, time } from '../format';
+import { clip, segment, time } from '../format';
 import type { Setup } from '../types';
 
 const CopyButton = ({ text }: { text: string }) => {
@@ -70,9 +70,9 @@ export const SetupPage = ({ email, siteKey }: { email: string; siteKey: string }
   return (
     <Layout email={email} title={`Setup · ${site.name}`}>
       <p>
-        <a href={`/sites/${segment(siteKey)}`}>← Back to {site.name}</a>
+        <a href={`/sites/${segment(siteKey)}`}>← Back to {clip(site.name, 120)}</a>
       </p>
-      <h1>Set up {site.name}</h1>
+      <h1>Set up {clip(site.name, 120)}</h1>
       <section aria-labelledby="snippet-title">
         <h2 id="snippet-title">Script tag</h2>
         <p>Paste into the &lt;head&gt; of every page:</p>

@@ -4,7 +4,7 @@ import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
 import { Status } from '../components/Status';
 import { Vitals } from '../components/Vitals';
-import { count, metricValue, rangeOf, segment, sinceOf, time } from '../format';
+import { clip, count, metricValue, rangeOf, segment, sinceOf, time } from '../format';
 import type { DailyPoint, ErrorGroup, PageVitals, Setup, Summary } from '../types';
 
 const Empty = ({ siteKey }: { siteKey: string }) => {
@@ -44,10 +44,9 @@ const Errors = ({ siteKey, groups }: { siteKey: string; groups: ErrorGroup[] }) 
               <tr data-fingerprint={group.fingerprint}>
                 <th scope="row" class="message">
                   <a href={`/sites/${segment(siteKey)}/errors/${segment(group.fingerprint)}`}>
-                    {group.error_name ? `${group.error_name}: ` : ''}
-                    {group.error_message}
+                    {clip(`${group.error_name ? `${group.error_name}: ` : ''}${group.error_message}`)}
                   </a>
-                  <div class="muted small">{group.error_type}</div>
+                  <div class="muted small">{clip(group.error_type, 80)}</div>
                 </th>
                 <td class="num" data-testid="count">{count(group.count)}</td>
                 <td class="num" data-testid="sessions">{count(group.sessions)}</td>
@@ -89,8 +88,8 @@ const Csp = ({ siteKey, groups }: { siteKey: string; groups: Summary['csp'] }) =
             <tbody>
               {groups.map((group) => (
                 <tr>
-                  <td class="code">{group.directive}</td>
-                  <td class="code">{group.blocked_host || '(none)'}</td>
+                  <td class="code">{clip(group.directive, 80)}</td>
+                  <td class="code">{clip(group.blocked_host, 120) || '(none)'}</td>
                   <td class="num">{count(group.reports)}</td>
                 </tr>
               ))}
@@ -126,7 +125,7 @@ const Pages = ({ pages }: { pages: PageVitals[] }) => (
             {pages.map((page) => (
               <tr>
                 {/* Stored URLs are text, never links: a javascript: URL must not become clickable. */}
-                <td class="url">{page.page_url || '(no URL)'}</td>
+                <td class="url">{clip(page.page_url) || '(no URL)'}</td>
                 <td class="num">{count(page.sessions)}</td>
                 {['LCP', 'INP', 'CLS'].map((name) => {
                   const metric = page.metrics[name];
@@ -162,7 +161,7 @@ export const SitePage = ({ email, siteKey }: { email: string; siteKey: string })
   return (
     <Layout email={email} title={name}>
       <div class="page-head">
-        <h1>{name}</h1>
+        <h1>{clip(name, 120)}</h1>
         <a href={`/sites/${segment(siteKey)}/setup`}>Setup</a>
       </div>
       <RangePicker current={range} />
