@@ -176,3 +176,18 @@ test('axe finds no serious or critical accessibility violation on any page', asy
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
 });
+
+test("a violation of the dashboard's own CSP is reported to this collector, under its dashboard site", async ({ page, collector }) => {
+  const password = await collector.addUser('owner@shop.example');
+  await signInWithForm(page, collector.url, 'owner@shop.example', password);
+  // A resource from another host, as an injected image would be: the policy blocks it and reports.
+  await page.evaluate(() => {
+    const image = document.createElement('img');
+    image.alt = '';
+    image.src = 'https://blocked.invalid/pixel.png';
+    document.body.append(image);
+  });
+  const stored = () => collector.exported('dashboard', 'csp');
+  await expect.poll(stored, { timeout: 30_000 }).toHaveLength(1);
+  expect((await stored())[0]).toMatchObject({ report_type: 'csp-violation', effective_directive: 'img-src', blocked_host: 'blocked.invalid' });
+});

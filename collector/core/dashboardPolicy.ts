@@ -27,7 +27,9 @@ export const dashboardPolicy = (urls: Pick<SetupUrls, 'app_url' | 'api_base'>) =
       "base-uri 'none'",
       "frame-ancestors 'none'",
       `report-uri ${reportUrl}`,
-      'report-to sitebeacon-dashboard',
+      // Chromium delivers Reporting API reports to HTTPS endpoints only, and ignores report-uri
+      // when report-to is present (CSP3 section 5.5): over plain HTTP, report-uri alone.
+      ...(urls.app_url.startsWith('https:') ? ['report-to sitebeacon-dashboard'] : []),
     ].join('; '),
     reportingEndpoints: `sitebeacon-dashboard="${reportUrl}"`,
   };

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { browserCounts, browserOf } from './browserOf';
 import { buildDailySeries, MAX_SERIES_DAYS, seriesStart } from './dailySeries';
+import { dashboardPolicy } from './dashboardPolicy';
 import { buildPageVitals } from './pageVitals';
 
 test('a daily series has every UTC day from since to now, zeros where nothing came', () => {
@@ -46,4 +47,15 @@ test('per-page vitals are rated by their p75, every rated metric present', () =>
     FCP: null,
     TTFB: null,
   });
+});
+
+test("the dashboard's policy: its own origin only, the ingest host for connect-src, report-to only over HTTPS", () => {
+  const plain = dashboardPolicy({ app_url: 'http://127.0.0.1:8787', api_base: 'http://127.0.0.1:8787/api' });
+  expect(plain.header).toBe(
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'; report-uri http://127.0.0.1:8787/api/csp-reports/dashboard",
+  );
+  const split = dashboardPolicy({ app_url: 'https://app.example', api_base: 'https://in.example/api' });
+  expect(split.header).toContain("connect-src 'self' https://in.example;");
+  expect(split.header).toMatch(/; report-to sitebeacon-dashboard$/);
+  expect(split.reportingEndpoints).toBe('sitebeacon-dashboard="https://app.example/api/csp-reports/dashboard"');
 });
