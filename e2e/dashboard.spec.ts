@@ -50,7 +50,17 @@ test('a site owner signs in through the form, sees the seeded error group, CSP g
   await expect(page.getByRole('cell', { name: 'https://shop.example/cart' })).toBeVisible();
   await screenshots(page, 'error-group');
 
-  await page.goto(`${collector.url}/sites/${shop}/setup`);
+  // "A link to the suggested policy": the site page's link leads to the setup page's suggestion.
+  const { api_key: apiKey } = JSON.parse((await collector.cli('key', 'create', '--json')).stdout) as { api_key: string };
+  const created = await fetch(`${collector.url}/api/v1/csp-projects`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify({ site_key: shop, name: 'Main policy', mode: 'report-only', base_policy: "default-src 'self'" }),
+  });
+  const project = (await created.json()) as { id: number };
+  await page.goto(`${collector.url}/sites/${shop}`);
+  await page.getByRole('link', { name: 'The suggested policy for these violations' }).click();
+  await expect(page.getByTestId(`suggestion-${project.id}`)).toContainText('https://cdn.example');
   await expect(page.getByTestId('snippet')).toContainText(`data-site-key="${shop}"`);
   await page.getByRole('button', { name: 'Test connectivity from this browser' }).click();
   await expect(page.getByTestId('connectivity')).toContainText('Connected');

@@ -54,6 +54,17 @@ export const requireSiteAccess = (key: ApiKey, siteKey: string) => {
   }
 };
 
+/**
+ * The caller (an API key or a signed-in user) may see this site: 403 `forbidden` otherwise.
+ *
+ * @example
+ * requireCallerSiteAccess({ user }, project.site_key);
+ */
+export const requireCallerSiteAccess = (caller: Caller, siteKey: string) => {
+  if (caller.apiKey) requireSiteAccess(caller.apiKey, siteKey);
+  else if (!caller.user || !userMaySee(caller.user, siteKey)) throw apiError(403, 'forbidden', 'this account may not see this site');
+};
+
 /** The one site lookup: the site, or 404 `unknown_site`. */
 export const findSite = async (store: Store, siteKey: string): Promise<Site> => {
   const site = await store.sites.get(siteKey);

@@ -98,4 +98,18 @@ describe("the read API's dashboard views", () => {
     });
     expect(JSON.stringify(setup.body)).not.toContain('secret-hash');
   });
+
+  test("a CSP project's suggested policy and header are open to a signed-in user of its site only", async () => {
+    const mine = await collector.store.cspProjects.create({ site_key: shop, name: 'Main', mode: 'report-only', base_policy: "default-src 'self'" });
+    const theirs = await collector.store.cspProjects.create({ site_key: blog, name: 'Blog', mode: 'enforce', base_policy: "default-src 'self'" });
+    await collector.insertCsp(shop, [{ report_type: 'csp-violation', effective_directive: 'img-src', blocked_uri: 'https://cdn.example/x.png', document_uri: 'https://shop.example/' }]);
+    const suggestion = await get(`/api/v1/csp-projects/${mine.id}/suggested-policy`);
+    expect(suggestion.status).toBe(200);
+    expect(suggestion.body.policy).toContain('https://cdn.example');
+    expect((await get(`/api/v1/csp-projects/${mine.id}/header?policy=suggested`)).status).toBe(200);
+    for (const path of [`/api/v1/csp-projects/${theirs.id}/suggested-policy`, `/api/v1/csp-projects/${theirs.id}/header`]) {
+      expect((await get(path)).status).toBe(403);
+      expect((await get(path, {})).status).toBe(401);
+    }
+  });
 });

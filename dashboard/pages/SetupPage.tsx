@@ -49,6 +49,35 @@ const Connectivity = ({ apiBase }: { apiBase: string }) => {
   );
 };
 
+const Suggestion = ({ project }: { project: Setup['csp_projects'][number] }) => {
+  const suggestion = useApi<{ policy: string; based_on_reports: number; withheld?: Array<{ directive: string; source: string; reason: string }> }>(
+    `/api/v1/csp-projects/${project.id}/suggested-policy`,
+  );
+  return (
+    <li>
+      <h4>
+        {clip(project.name, 120)} <span class="muted">({project.mode}, changed {time(project.updated_at)})</span>
+      </h4>
+      {suggestion.state != 'ready' ? (
+        <Status loaded={suggestion} />
+      ) : (
+        <>
+          <p class="small muted">Suggested policy, from {suggestion.data.based_on_reports} stored violation reports:</p>
+          <pre tabIndex={0} data-testid={`suggestion-${project.id}`}>
+            <code>{suggestion.data.policy}</code>
+          </pre>
+          {!!suggestion.data.withheld?.length && (
+            <p class="small">
+              Withheld (yours to decide):{' '}
+              {suggestion.data.withheld.map((item) => `${item.directive} ${item.source}`).join(', ')}
+            </p>
+          )}
+        </>
+      )}
+    </li>
+  );
+};
+
 /**
  * `/sites/{site_key}/setup`: the script tag to paste (with a copy button), the CSP sources a page
  * needs, the allowed origins, a connectivity test, and the site's WordPress install, server agents
@@ -95,12 +124,10 @@ export const SetupPage = ({ email, siteKey }: { email: string; siteKey: string }
         </ul>
         {site.csp_projects.length ? (
           <>
-            <p>CSP projects (their suggested policy: <code>GET /api/v1/csp-projects/ID/suggested-policy</code>):</p>
-            <ul>
+            <h3>CSP projects</h3>
+            <ul class="projects">
               {site.csp_projects.map((project) => (
-                <li>
-                  {project.name} <span class="muted">({project.mode}, project {project.id}, changed {time(project.updated_at)})</span>
-                </li>
+                <Suggestion key={project.id} project={project} />
               ))}
             </ul>
           </>
