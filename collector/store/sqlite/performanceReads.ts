@@ -28,7 +28,7 @@ export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionSto
     { site: string; since: number; limit: number },
     { page_url: string; sessions: number; name: string | null; samples: number | null; p75: number | null }
   >(
-    `WITH top AS (
+    `WITH top AS MATERIALIZED (
        SELECT coalesce(page_url, '') AS page_url, COUNT(*) AS sessions FROM performance_sessions
        WHERE site_key = @site AND updated_at >= @since GROUP BY 1 ORDER BY sessions DESC, 1 LIMIT @limit
      ),
@@ -38,9 +38,11 @@ export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionSto
          COUNT(*) OVER (PARTITION BY coalesce(s.page_url, ''), m.name) AS n
        FROM performance_metrics AS m JOIN performance_sessions AS s ON s.id = m.session_row
        WHERE m.site_key = @site AND m.updated_at >= @since AND coalesce(s.page_url, '') IN (SELECT page_url FROM top)
-     )
-     SELECT top.page_url, top.sessions, ranked.name, ranked.n AS samples, ranked.value AS p75
-     FROM top LEFT JOIN ranked ON ranked.page_url = top.page_url AND ranked.row = ${P75_ROW.replace(/n/g, 'ranked.n')}
+     ),
+     -- Materialised before the join: one row per page and metric, not the ranked rows scanned once per page.
+     p75 AS MATERIALIZED (SELECT page_url, name, n, value FROM ranked WHERE row = ${P75_ROW})
+     SELECT top.page_url, top.sessions, p75.name, p75.n AS samples, p75.value AS p75
+     FROM top LEFT JOIN p75 ON p75.page_url = top.page_url
      ORDER BY top.sessions DESC, top.page_url`,
   );
 
