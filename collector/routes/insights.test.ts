@@ -52,6 +52,9 @@ describe("the read API's dashboard views", () => {
     expect(today).toMatchObject({ day: new Date(now).toISOString().slice(0, 10), errors: 1, error_occurrences: 3, csp: 1, page_views: 5 });
     expect(today.p75.LCP).toBe(sorted[p75Rank(lcp.length)]);
     expect(daily.body.days[1]).toMatchObject({ errors: 2, error_occurrences: 2 });
+    const counts = await get(`/api/v1/sites/${shop}/daily?since=${new Date(now - 2 * DAY).toISOString()}&p75=false`);
+    expect(counts.body.days.at(-1)).toMatchObject({ errors: 1, page_views: 5, p75: { LCP: null } });
+    expect((await get(`/api/v1/sites/${shop}/daily?p75=maybe`)).status).toBe(400);
 
     const groups = await get(`/api/v1/sites/${shop}/error-groups`);
     expect(groups.body.data).toHaveLength(1);

@@ -7,7 +7,7 @@ import { visibleSites } from '../core/users';
 import { VITALS_THRESHOLDS } from '../core/vitals';
 import { apiError } from '../http/apiError';
 import { defineRoute, type Route } from '../http/route';
-import { SinceQuerySchema, TableQuerySchema } from '../schemas/readQuery';
+import { DailyQuerySchema, TableQuerySchema } from '../schemas/readQuery';
 import type { Store } from '../store/contract';
 
 const DAY = 86_400_000;
@@ -37,9 +37,9 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     method: 'GET',
     path: '/api/v1/sites/:site_key/daily',
     tag: TAG,
-    summary: 'Per UTC day since `since` (default 30 days, at most 366): errors, occurrences, CSP violations, page views, p75 per metric',
+    summary: 'Per UTC day since `since` (default 30 days, at most 366): errors, occurrences, CSP violations, page views, p75 per metric (null with `p75=false`, which reads less)',
     auth: 'siteApiKey',
-    query: SinceQuerySchema,
+    query: DailyQuerySchema,
     responses: { 200: '{site_key, since, days: [{day, errors, error_occurrences, csp, page_views, p75}]}' },
     async handle({ site, query }) {
       const siteKey = site!.site_key;
@@ -49,7 +49,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
         store.errors.daily(siteKey, { since }),
         store.csp.daily(siteKey, { since }),
         store.performance.daily(siteKey, { since }),
-        ...[...VITALS_THRESHOLDS.keys()].map(async (name) => [name, await store.performance.metricDaily(siteKey, { name, since })] as const),
+        ...(query.p75 ? [...VITALS_THRESHOLDS.keys()] : []).map(async (name) => [name, await store.performance.metricDaily(siteKey, { name, since })] as const),
       ]);
       return { site_key: siteKey, since: iso(since), days: buildDailySeries({ since, now, errors, csp, pageViews, p75: new Map(metrics) }) };
     },

@@ -14,12 +14,12 @@ const KINDS = [
   ['page_views', 'Page views', '#1f5f99'],
 ] as const;
 
-// Rounded to the minute: each site row asks for the same two ranges.
+// Rounded to the minute: each site row asks for the same two ranges. No p75 here: it is the costly part.
 const since = (ms: number) => new Date(Math.floor((Date.now() - ms) / 60_000) * 60_000).toISOString();
 
 const SiteRow = ({ site }: { site: Site }) => {
-  const week = useApi<Daily>(`/api/v1/sites/${segment(site.site_key)}/daily?since=${since(7 * DAY)}`);
-  const day = useApi<Daily>(`/api/v1/sites/${segment(site.site_key)}/daily?since=${since(DAY)}`);
+  const week = useApi<Daily>(`/api/v1/sites/${segment(site.site_key)}/daily?since=${since(7 * DAY)}&p75=false`);
+  const day = useApi<Daily>(`/api/v1/sites/${segment(site.site_key)}/daily?since=${since(DAY)}&p75=false`);
   return (
     <tr>
       <th scope="row">
