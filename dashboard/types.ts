@@ -83,4 +83,5 @@ export interface Setup {
   wordpress: { site_url: string; name: string; plugin_version?: string; last_check_in_at?: string; registered_at: string } | null;
   agents: Array<{ id: string; hostname: string; os: string; arch: string; agent_version: string; last_heartbeat_at?: string; registered_at: string }>;
   csp_projects: Array<{ id: number; name: string; mode: string; updated_at: string }>;
+  last_connectivity_check: { at: string; message: string; reports: number } | null;
 }

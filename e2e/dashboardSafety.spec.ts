@@ -85,6 +85,10 @@ test('a user limited to one site gets 403 for another on every page and read-API
   await signInWithForm(page, collector.url, 'limited@mine.example', password);
   await expect(page.getByRole('link', { name: mine })).toBeVisible();
   await expect(page.getByRole('link', { name: theirs })).toHaveCount(0);
+  // A site with no data says what to do next: its script tag.
+  await page.getByRole('link', { name: mine }).click();
+  await expect(page.getByRole('heading', { name: 'Nothing received in this range' })).toBeVisible();
+  await expect(page.locator('pre.snippet')).toContainText(`data-site-key="${mine}"`);
 
   const sitePages = (key: string) => [`/sites/${key}`, `/sites/${key}/setup`, `/sites/${key}/errors/${theirError!.fingerprint}`];
   const reads = (key: string) =>

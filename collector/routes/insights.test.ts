@@ -56,6 +56,7 @@ describe("the read API's dashboard views", () => {
     expect(counts.body.days.at(-1)).toMatchObject({ errors: 1, page_views: 5, p75: { LCP: null } });
     expect((await get(`/api/v1/sites/${shop}/daily?p75=maybe`)).status).toBe(400);
 
+    await collector.insertErrors(shop, [{ error_type: 'connectivity_check', error_message: 'sitebeacon check from web1' }], now);
     const groups = await get(`/api/v1/sites/${shop}/error-groups`);
     expect(groups.body.data).toHaveLength(1);
     const group = groups.body.data[0];
@@ -98,7 +99,11 @@ describe("the read API's dashboard views", () => {
       csp_sources: { 'script-src': ['http://127.0.0.1:8787'], 'connect-src': ['http://127.0.0.1:8787'] },
       wordpress: null,
       agents: [{ id: 'agt_1', hostname: 'web1' }],
+      last_connectivity_check: null,
     });
+    await collector.insertErrors(shop, [{ error_type: 'connectivity_check', error_message: 'sitebeacon check from web1' }], Date.parse('2026-01-01T00:00:00Z'));
+    await collector.insertErrors(shop, [{ error_type: 'connectivity_check', error_message: 'sitebeacon check from web2' }]);
+    expect((await get(`/api/v1/sites/${shop}/setup`)).body.last_connectivity_check).toMatchObject({ message: 'sitebeacon check from web2', reports: 1 });
     expect(JSON.stringify(setup.body)).not.toContain('secret-hash');
   });
 

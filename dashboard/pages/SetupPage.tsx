@@ -152,6 +152,11 @@ export const SetupPage = ({ email, siteKey }: { email: string; siteKey: string }
         <p>
           Collection API: <code>{site.api_base}</code>
         </p>
+        <p data-testid="last-check">
+          {site.last_connectivity_check
+            ? `Last \`sitebeacon check --site\` submission received ${time(site.last_connectivity_check.at)} (${clip(site.last_connectivity_check.message, 120)}).`
+            : 'No `sitebeacon check --site` submission received in the last 30 days.'}
+        </p>
         <Connectivity apiBase={site.api_base} />
       </section>
       <section aria-labelledby="integrations-title">
