@@ -126,7 +126,7 @@ test('user add generates a password printed once, stores only its scrypt hash, a
   expect(again.err).toContain('exists');
   expect((await cli('user', 'add', '--email', 'x@shop.example', '--site', 'nope')).err).toContain('no site has the key "nope"');
   expect((await cli('user', 'add', '--email', 'not-an-email')).code).toBe(2);
-});
+}, 30_000);
 
 test('user add --password-stdin takes the first line of standard input, prints no password, and sees every site without --site', async () => {
   const out: string[] = [];
@@ -145,4 +145,4 @@ test('user add --password-stdin takes the first line of standard input, prints n
   await store.close();
   expect(await verifyPassword('a long enough password', user!.password_hash)).toBe(true);
   expect(user!.site_keys).toBeUndefined();
-});
+}, 30_000);

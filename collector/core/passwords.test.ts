@@ -11,7 +11,7 @@ test('a password hash is scrypt with its parameters and a salt; it verifies its 
   expect(await verifyPassword('correct horse', hash)).toBe(true);
   expect(await verifyPassword('correct horsf', hash)).toBe(false);
   expect(await verifyPassword('', hash)).toBe(false);
-});
+}, 30_000);
 
 test('a malformed or hostile stored hash matches nothing and runs no other cost', async () => {
   const hash = await hashPassword('pw');
@@ -19,7 +19,7 @@ test('a malformed or hostile stored hash matches nothing and runs no other cost'
     expect(await verifyPassword('pw', stored)).toBe(false);
   }
   expect(await verifyPassword('pw', await decoyPasswordHash())).toBe(false);
-});
+}, 30_000);
 
 test('generated passwords and session tokens are long and random; a session lasts its TTL', () => {
   expect(newPassword()).toMatch(/^[\w-]{20}$/);

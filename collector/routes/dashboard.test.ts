@@ -36,7 +36,7 @@ test('every dashboard page is the built shell with a strict CSP that reports to 
   expect((await collector.request(`/sites/${site}/setup`, { headers: { cookie: ann } })).status).toBe(403);
   expect((await collector.request(`/sites/${site}/errors/0123456789abcdef`, { headers: { cookie: root } })).status).toBe(200);
   expect((await collector.request('/sites/nope', { headers: { cookie: root } })).status).toBe(404);
-});
+}, 30_000);
 
 test('hashed assets are served immutable for a year with their type and the CSP; other names are 404', async () => {
   const [, script] = /src="\/dashboard\/(assets\/[^"]+\.js)"/.exec(shell())!;

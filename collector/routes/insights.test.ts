@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { p75Rank } from '../core/vitals';
 import { createTestCollector } from '../testing/testCollector';
 
-describe("the read API's dashboard views", () => {
+describe("the read API's dashboard views", { timeout: 30_000 }, () => {
   let collector: ReturnType<typeof createTestCollector>;
   let shop: string;
   let blog: string;
@@ -20,7 +20,7 @@ describe("the read API's dashboard views", () => {
     blog = await collector.addSite(['https://blog.example'], 'Blog');
     await collector.addUser('ann@shop.example', 'ann-password-1', [shop]);
     cookie = await collector.signIn('ann@shop.example', 'ann-password-1');
-  });
+  }, 30_000);
   afterEach(async () => {
     expect(collector.errors).toEqual([]);
     await collector.close();

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { decoyPasswordHash } from '../core/passwords';
 import { hashSessionToken } from '../core/sessions';
 import { createTestCollector } from '../testing/testCollector';
 
-describe('sign-in, sessions and the read API with the cookie', () => {
+// Every sign-in runs scrypt (~100 ms, more on a loaded machine): these tests get 30 s.
+describe('sign-in, sessions and the read API with the cookie', { timeout: 30_000 }, () => {
   let collector: ReturnType<typeof createTestCollector>;
   let shop: string;
   let blog: string;
@@ -20,7 +22,7 @@ describe('sign-in, sessions and the read API with the cookie', () => {
     blog = await collector.addSite(['https://blog.example'], 'Blog');
     await collector.addUser('ann@shop.example', 'ann-password-1', [shop]);
     await collector.addUser('root@shop.example', 'root-password-1');
-  });
+  }, 30_000);
   afterEach(async () => {
     expect(collector.errors).toEqual([]);
     await collector.close();
@@ -54,21 +56,25 @@ describe('sign-in, sessions and the read API with the cookie', () => {
   });
 
   test('a wrong password and an unknown email get the same 401 invalid_credentials, in about the same time', async () => {
-    const times: Record<string, number> = {};
-    const bodies: string[] = [];
-    for (const [name, email] of [['known', 'ann@shop.example'], ['unknown', 'nobody@shop.example']] as const) {
-      const started = performance.now();
-      const response = await signIn(email, 'wrong-password');
-      times[name] = performance.now() - started;
-      expect(response.status).toBe(401);
-      expect(response.headers.get('set-cookie')).toBeNull();
-      bodies.push(await response.text());
+    await decoyPasswordHash(); // made once per process: not part of what a request costs
+    const times: Record<string, number[]> = { known: [], unknown: [] };
+    const bodies = new Set<string>();
+    for (let round = 0; round < 3; round++) {
+      for (const [name, email] of [['known', 'ann@shop.example'], ['unknown', 'nobody@shop.example']] as const) {
+        const started = performance.now();
+        const response = await signIn(email, 'wrong-password');
+        times[name]!.push(performance.now() - started);
+        expect(response.status).toBe(401);
+        expect(response.headers.get('set-cookie')).toBeNull();
+        bodies.add(await response.text());
+      }
     }
-    expect(bodies[0]).toBe(bodies[1]);
-    expect(JSON.parse(bodies[0]!)).toMatchObject({ error: { code: 'invalid_credentials' } });
-    // Both ran scrypt: neither answer is an order of magnitude faster than the other.
-    expect(times.unknown! / times.known!).toBeGreaterThan(0.3);
-    expect(times.known! / times.unknown!).toBeGreaterThan(0.3);
+    expect(bodies.size).toBe(1);
+    expect(JSON.parse([...bodies][0]!)).toMatchObject({ error: { code: 'invalid_credentials' } });
+    // Both ran scrypt: neither answer is several times faster than the other (medians of 3).
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[1]!;
+    expect(median(times.unknown!) / median(times.known!)).toBeGreaterThan(0.3);
+    expect(median(times.known!) / median(times.unknown!)).toBeGreaterThan(0.3);
   });
 
   test('10 failures in a minute for an email are answered 429 with Retry-After, even with the right password after', async () => {
