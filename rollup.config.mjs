@@ -1,5 +1,6 @@
 import { builtinModules } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { dashboardHtml } from './dashboard/build/dashboardHtml.mjs';
 import nodeResolve from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
@@ -60,6 +61,33 @@ export default [
     output: { dir: 'dist', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/beacon-[hash].mjs', format: 'es' },
     external: (id) => id === 'web-vitals' || id.startsWith('web-vitals/'),
     plugins: [defineAppUrl(), beaconTypescript(true), minify(true)],
+  },
+  {
+    // The dashboard (issue 14): its own entry, Preact and uPlot bundled in, nothing shared with
+    // the beacon. Hashed file names, so the collector serves them as immutable; dashboardHtml
+    // writes index.html (the one page the collector answers for every dashboard path) and the CSS.
+    input: { dashboard: 'dashboard/main.tsx' },
+    output: {
+      dir: 'dist/dashboard',
+      format: 'es',
+      entryFileNames: 'assets/[name]-[hash].js',
+      chunkFileNames: 'assets/[name]-[hash].js',
+      assetFileNames: 'assets/[name]-[hash][extname]',
+      sourcemap: false,
+    },
+    plugins: [
+      nodeResolve(),
+      typescript({
+        tsconfig: './tsconfig.json',
+        include: ['dashboard/**/*.ts', 'dashboard/**/*.tsx'],
+        exclude: ['**/*.test.ts', '**/*.test.tsx'],
+        noEmit: false,
+        declaration: false,
+        outDir: 'dist/dashboard',
+      }),
+      terser({ ecma: 2020, module: true, format: { comments: false } }),
+      dashboardHtml({ css: ['node_modules/uplot/dist/uPlot.min.css', 'dashboard/styles.css'] }),
+    ],
   },
   {
     // The collector, its CLI and its library entry, for Node.

@@ -9,7 +9,17 @@ export interface CliIO {
   out: (line: string) => void;
   err: (line: string) => void;
   env: Record<string, string | undefined>;
+  /** Everything on standard input (`user add --password-stdin`); process.stdin when not given. */
+  stdin?: () => Promise<string>;
 }
+
+/** Reads standard input to its end. */
+export const readStdin = async (io: CliIO) => {
+  if (io.stdin) return io.stdin();
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text;
+};
 
 /** A mistake in the command line: main() prints it with the usage and exits 2. */
 export class UsageError extends Error {}

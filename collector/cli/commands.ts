@@ -10,6 +10,7 @@ import { siteAdd } from './siteAdd';
 import { snippetCommand } from './snippet';
 import { siteRotateKey } from './siteRotateKey';
 import { wordpressRevoke } from './wordpressRevoke';
+import { userAdd } from './userAdd';
 
 /** A command: resolves to its exit code, or to nothing for 0. */
 export type Command = (args: string[], io: CliIO) => Promise<number | void>;
@@ -29,5 +30,6 @@ export const COMMANDS: Array<{ name: string[]; run: Command }> = [
   { name: ['wordpress', 'revoke'], run: wordpressRevoke },
   { name: ['action', 'add'], run: actionAdd },
   { name: ['export'], run: exportRecords },
+  { name: ['user', 'add'], run: userAdd },
   { name: ['check'], run: check },
 ];

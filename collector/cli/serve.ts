@@ -2,11 +2,23 @@ import { dirname, join, resolve } from 'node:path';
 import { loadSigningKey } from '../agents/updates';
 import { createCollector } from '../app';
 import { listen } from '../listen';
-import { DEMO_SITE_KEY } from '../core/records';
+import { hashPassword, newPassword } from '../core/passwords';
+import { DASHBOARD_SITE_KEY, DEMO_SITE_KEY, DEMO_USER_EMAIL } from '../core/records';
 import { BEACON_FILE } from './beaconFile';
 import { baseUrl, databaseLocation, parseOptions, UsageError, type CliIO } from './args';
 import type { Store } from '../store/contract';
 import { openStore } from '../store/openStore';
+
+/**
+ * `serve --demo`: the demo site, allowed from the collector's own origin, and the demo user, who
+ * sees every site, with a new password at each start (printed; only its hash is stored).
+ */
+const startDemo = async (store: Store, publicUrl: string) => {
+  await store.sites.put({ site_key: DEMO_SITE_KEY, name: 'Demo', allowed_origins: [new URL(publicUrl).origin] });
+  const password = newPassword();
+  await store.users.put({ email: DEMO_USER_EMAIL, password_hash: await hashPassword(password), site_keys: undefined });
+  return { email: DEMO_USER_EMAIL, password };
+};
 
 const LOG_LEVELS: Record<string, number> = { info: 0, warn: 400, error: 500, silent: Infinity };
 
@@ -74,7 +86,7 @@ const openWritableStore = async (database: string) => {
 
 /**
  * `sitebeacon serve`: the collector on `--host`:`--port` until SIGINT or SIGTERM. Prints its URL
- * once it listens: as text, or with `--json` as one line `{"url", "public_url", "db"[, "demo"]}`
+ * once it listens: as text, or with `--json` as one line `{"url", "public_url", "db", "dashboard"[, "demo", "demo_user"]}`
  * that tools (collector/testing/spawnCollector.ts) read.
  */
 export const serve = async (args: string[], io: CliIO) => {
@@ -106,15 +118,19 @@ export const serve = async (args: string[], io: CliIO) => {
   });
   const { server, url } = await listen(app, { port, host, tls });
   publicUrl ||= url;
-  if (values.demo) {
-    await store.sites.put({ site_key: DEMO_SITE_KEY, name: 'Demo', allowed_origins: [new URL(publicUrl).origin] });
-  }
+  // The dashboard's own CSP reports (core/dashboardPolicy.ts) are stored under this site.
+  await store.sites.put({ site_key: DASHBOARD_SITE_KEY, name: 'sitebeacon dashboard', allowed_origins: [new URL(publicUrl).origin] });
+  const demo = values.demo ? await startDemo(store, publicUrl) : undefined;
   if (values.json) {
-    io.out(JSON.stringify({ url, public_url: publicUrl, db: database, ...(values.demo ? { demo: `${publicUrl}/` } : {}) }));
+    io.out(JSON.stringify({ url, public_url: publicUrl, db: database, dashboard: `${publicUrl}/`, ...(demo ? { demo: `${publicUrl}/demo`, demo_user: demo } : {}) }));
   } else {
     io.out(`sitebeacon collector listening on ${url}`);
     io.out(`data stored in ${database}`);
-    if (values.demo) io.out(`demo page: ${publicUrl}/ (site key "${DEMO_SITE_KEY}")`);
+    io.out(`dashboard: ${publicUrl}/`);
+    if (demo) {
+      io.out(`demo page: ${publicUrl}/demo (site key "${DEMO_SITE_KEY}")`);
+      io.out(`demo sign-in: ${demo.email} / ${demo.password} (a new password at every start)`);
+    }
   }
   let closing = false;
   // Graceful shutdown: stop accepting, let the requests in flight finish (their writes commit

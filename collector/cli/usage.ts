@@ -6,7 +6,8 @@ Commands:
         [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--site-rate-limit N] [--trust-proxy]
         [--log-level info|warn|error|silent] [--ingest-url URL]
         [--agent-updates-dir DIR [--agent-signing-key FILE]]
-                        run the collector (--demo also serves a demo page at /);
+                        run the collector and its dashboard at / (--demo also serves a demo
+                        page at /demo and creates a demo user, printed with its password);
                         rate limits are requests per second per client IP (default 20) and
                         per site (default 500), 0 turns one off; --json prints one line
                         {"url": ...} once it listens
@@ -27,6 +28,9 @@ Commands:
   wordpress revoke --site SITE_KEY
                         remove the site's WordPress installation and its pending actions
                         (revoke its plugin's API key too, or it can register again)
+  user add --email EMAIL [--site SITE_KEY...] [--password-stdin]
+                        create a dashboard user who sees every site, or only those named;
+                        without --password-stdin a password is generated and printed once
   export --site SITE_KEY --kind errors|csp|performance [--since ISO]
                         print stored records as NDJSON
   check URL [--site SITE_KEY] [--page PAGE_URL] [--connect-timeout S] [--timeout S] [--ca FILE]

@@ -7,8 +7,11 @@ import { sqliteIntegrations } from './sqlite/integrations';
 import { checkWritable } from './sqlite/checkWritable';
 import { migrate } from './sqlite/migrations';
 import { sqlitePerformance } from './sqlite/performance';
+import { sqlitePerformanceReads } from './sqlite/performanceReads';
+import { sqliteReportReads } from './sqlite/reportReads';
 import { sqliteReports } from './sqlite/reports';
 import { sqliteSites } from './sqlite/sites';
+import { sqliteUsers } from './sqlite/users';
 
 /**
  * The embedded store: one SQLite file in WAL mode (better-sqlite3), migrated on open. Report
@@ -32,11 +35,15 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
   db.pragma('wal_autocheckpoint = 4000');
   migrate(db);
   const { write, flush } = createGroupCommit(db);
+  const reports = sqliteReports(db, write);
+  const reads = sqliteReportReads(db);
   return {
     ...sqliteSites(db, write),
-    ...sqliteReports(db, write),
-    performance: sqlitePerformance(db, write),
+    errors: { ...reports.errors, ...reads.errors },
+    csp: { ...reports.csp, ...reads.csp },
+    performance: { ...sqlitePerformance(db, write), ...sqlitePerformanceReads(db) },
     ...sqliteIntegrations(db, write),
+    ...sqliteUsers(db),
     async checkWritable() {
       checkWritable(db);
     },

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { COPY_WINDOW_MS, CSP_SOURCES } from '../core/cspCopies';
 import { hashApiKey, newApiKey } from '../core/keys';
 import { DEFAULT_SITE_KEY, type CspReport, type CspSource } from '../core/records';
+import { p75Rank } from '../core/vitals';
 import { seedStore } from '../testing/seed';
 import type { Store } from './contract';
 
@@ -79,6 +80,40 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         expect(await store.apiKeys.findByHash(hashApiKey(key))).toMatchObject({ name: 'ci', site_key: shop });
         expect((await store.apiKeys.findByHash(hashApiKey('installation')))?.site_key).toBeUndefined();
         expect(await store.apiKeys.findByHash(hashApiKey('other'))).toBeUndefined();
+      });
+    });
+
+    describe('users and sessions', () => {
+      test('a user is created once per email, found by it, and put replaces its password hash and sites', async () => {
+        const shop = await seed.addSite(['https://shop.example']);
+        const ann = await store.users.create({ email: 'ann@shop.example', password_hash: 'scrypt$a', site_keys: [shop] });
+        expect(ann).toMatchObject({ email: 'ann@shop.example', password_hash: 'scrypt$a', site_keys: [shop] });
+        expect(typeof ann.id).toBe('number');
+        expect(Date.parse(ann.created_at)).not.toBeNaN();
+        await expect(store.users.create({ email: 'ann@shop.example', password_hash: 'scrypt$b', site_keys: undefined })).rejects.toThrow();
+        const every = await store.users.create({ email: 'bob@shop.example', password_hash: 'scrypt$c', site_keys: undefined });
+        expect(every.site_keys).toBeUndefined();
+        const put = await store.users.put({ email: 'ann@shop.example', password_hash: 'scrypt$d', site_keys: undefined });
+        expect(put).toMatchObject({ id: ann.id, password_hash: 'scrypt$d' });
+        expect(put.site_keys).toBeUndefined();
+        expect(await store.users.findByEmail('ann@shop.example')).toEqual(put);
+        expect(await store.users.findByEmail('nobody@shop.example')).toBeUndefined();
+        const created = await store.users.put({ email: 'cy@shop.example', password_hash: 'scrypt$e', site_keys: [] });
+        expect(created.site_keys).toEqual([]);
+      });
+
+      test('a session finds its user by token hash until it expires or is deleted, and the next process sees it', async () => {
+        const user = await store.users.create({ email: 'ann@shop.example', password_hash: 'h', site_keys: ['a1', 'b2'] });
+        const now = Date.now();
+        await store.sessions.create({ token_hash: hashApiKey('t1'), user_id: user.id, expires_at: now + 60_000 });
+        await store.sessions.create({ token_hash: hashApiKey('t2'), user_id: user.id, expires_at: now + 120_000 });
+        expect(await store.sessions.findUser(hashApiKey('t1'), now)).toEqual(user);
+        expect(await (await reopen()).sessions.findUser(hashApiKey('t1'), now)).toEqual(user);
+        expect(await store.sessions.findUser(hashApiKey('t1'), now + 60_000)).toBeUndefined();
+        expect(await store.sessions.findUser(hashApiKey('nope'), now)).toBeUndefined();
+        await store.sessions.delete(hashApiKey('t2'));
+        expect(await store.sessions.findUser(hashApiKey('t2'), now)).toBeUndefined();
+        await store.sessions.delete(hashApiKey('never'));
       });
     });
 
@@ -276,6 +311,93 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
       });
     });
 
+    describe('dashboard reads', () => {
+      const now = Date.UTC(2026, 5, 10, 12);
+      const day = (n: number) => Date.UTC(2026, 5, 10 + n);
+
+      test('error daily series: per UTC day, of all groups or one, exact from since', async () => {
+        const a = { error_type: 'javascript_error', error_message: 'a broke', session_id: 's1', page_url: 'https://shop.example/a' };
+        const b = { error_type: 'javascript_error', error_message: 'b broke' };
+        await seed.insertErrors(DEFAULT_SITE_KEY, [a, { ...a, count: 2 }, b], now - 2 * DAY);
+        await seed.insertErrors(DEFAULT_SITE_KEY, [a], now - 2 * DAY + 3_600_000);
+        await seed.insertErrors(DEFAULT_SITE_KEY, [b, b], now);
+        expect(await store.errors.daily(DEFAULT_SITE_KEY)).toEqual([
+          { day: day(-2), reports: 4, count: 5 },
+          { day: day(0), reports: 2, count: 2 },
+        ]);
+        // since inside day -2: only what came after it on that day.
+        expect(await store.errors.daily(DEFAULT_SITE_KEY, { since: now - 2 * DAY + 1 })).toEqual([
+          { day: day(-2), reports: 1, count: 1 },
+          { day: day(0), reports: 2, count: 2 },
+        ]);
+        const [groupA] = (await store.errors.groups(DEFAULT_SITE_KEY, {})).filter((group) => group.error_message == 'a broke');
+        expect(await store.errors.daily(DEFAULT_SITE_KEY, { fingerprint: groupA!.fingerprint })).toEqual([{ day: day(-2), reports: 3, count: 4 }]);
+        expect(await store.errors.groups(DEFAULT_SITE_KEY, { fingerprint: groupA!.fingerprint })).toEqual([groupA]);
+        expect(await store.errors.groups(DEFAULT_SITE_KEY, { fingerprint: 'none' })).toEqual([]);
+      });
+
+      test("one error group's sessions, latest report and its pages and browsers", async () => {
+        const report = (page: string, session?: string, message = 'x broke') => ({ error_type: 'js', error_message: message, page_url: page, session_id: session, stack: `at ${page}` });
+        await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/a', 's1'), report('https://s.example/a', 's2')], now - DAY, 'Firefox/128');
+        await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/b', 's1'), report('https://s.example/c')], now, 'Chrome/130');
+        await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/z', 's9', 'other')], now);
+        const [group] = (await store.errors.groups(DEFAULT_SITE_KEY, {})).filter((each) => each.error_message == 'x broke');
+        const fingerprint = group!.fingerprint;
+        expect(await store.errors.sessions(DEFAULT_SITE_KEY, { fingerprint })).toBe(2);
+        expect(await store.errors.sessions(DEFAULT_SITE_KEY, { fingerprint, since: now })).toBe(1);
+        expect(await store.errors.latest(DEFAULT_SITE_KEY, fingerprint)).toMatchObject({ page_url: 'https://s.example/c', stack: 'at https://s.example/c' });
+        expect(await store.errors.latest(DEFAULT_SITE_KEY, 'none')).toBeUndefined();
+        expect(await store.errors.breakdown(DEFAULT_SITE_KEY, { fingerprint, field: 'page_url', limit: 10 })).toEqual([
+          { value: 'https://s.example/a', reports: 2 },
+          { value: 'https://s.example/b', reports: 1 },
+          { value: 'https://s.example/c', reports: 1 },
+        ]);
+        expect(await store.errors.breakdown(DEFAULT_SITE_KEY, { fingerprint, field: 'user_agent', since: now, limit: 1 })).toEqual([{ value: 'Chrome/130', reports: 2 }]);
+      });
+
+      test('CSP violations per day, and page views per day', async () => {
+        await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/a.png'), violation('img-src', 'inline')], now - DAY);
+        await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/a.png'), { report_type: 'deprecation', body: {} }], now);
+        expect(await store.csp.daily(DEFAULT_SITE_KEY)).toEqual([{ day: day(-1), reports: 2 }, { day: day(0), reports: 1 }]);
+        expect(await store.csp.daily(DEFAULT_SITE_KEY, { since: now })).toEqual([{ day: day(0), reports: 1 }]);
+        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p1', metrics: { LCP: { value: 1 } } }, now - DAY);
+        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p1', metrics: { CLS: { value: 0 } } }, now);
+        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p2', metrics: {} }, now);
+        expect(await store.performance.daily(DEFAULT_SITE_KEY)).toEqual([{ day: day(-1), sessions: 1 }, { day: day(0), sessions: 1 }]);
+        expect(await store.performance.daily(DEFAULT_SITE_KEY, { since: now })).toEqual([{ day: day(0), sessions: 1 }]);
+      });
+
+      test('daily p75 and per-page vitals: the value at the p75 rank, as core/vitals.ts computes it', async () => {
+        const values = { [now - DAY]: [100, 900, 1200, 2600, 2700], [now]: [4100, 5000, 700, 300] } as Record<number, number[]>;
+        let i = 0;
+        for (const [at, list] of Object.entries(values)) {
+          for (const value of list) {
+            const page = i % 2 ? 'https://s.example/odd' : 'https://s.example/even';
+            await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: `s${i++}`, page_url: page, metrics: { LCP: { value }, CLS: { value: value / 10_000 } } }, Number(at));
+          }
+        }
+        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'bare', metrics: {} }, now);
+        const p75 = (list: number[]) => [...list].sort((x, y) => x - y)[p75Rank(list.length)]!;
+        expect(await store.performance.metricDaily(DEFAULT_SITE_KEY, { name: 'LCP' })).toEqual([
+          { day: day(-1), samples: 5, p75: p75(values[now - DAY]!) },
+          { day: day(0), samples: 4, p75: p75(values[now]!) },
+        ]);
+        expect(await store.performance.metricDaily(DEFAULT_SITE_KEY, { name: 'INP' })).toEqual([]);
+        const all = [...values[now - DAY]!, ...values[now]!];
+        const even = all.filter((_, index) => index % 2 == 0);
+        const odd = all.filter((_, index) => index % 2 == 1);
+        const pages = await store.performance.pages(DEFAULT_SITE_KEY, { limit: 10 });
+        expect(pages).toEqual([
+          { page_url: 'https://s.example/even', sessions: 5, metrics: { LCP: { samples: 5, p75: p75(even) }, CLS: { samples: 5, p75: p75(even) / 10_000 } } },
+          { page_url: 'https://s.example/odd', sessions: 4, metrics: { LCP: { samples: 4, p75: p75(odd) }, CLS: { samples: 4, p75: p75(odd) / 10_000 } } },
+          { page_url: '', sessions: 1, metrics: {} },
+        ]);
+        expect(await store.performance.pages(DEFAULT_SITE_KEY, { limit: 1, since: now })).toEqual([
+          { page_url: 'https://s.example/even', sessions: 2, metrics: { LCP: { samples: 2, p75: p75([5000, 300]) }, CLS: { samples: 2, p75: p75([5000, 300]) / 10_000 } } },
+        ]);
+      });
+    });
+
     describe('integrations', () => {
       test('a WordPress install is put once per site, found by URL, and records check-ins', async () => {
         const shop = await seed.addSite(['https://shop.example']);
@@ -316,6 +438,10 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         await store.agents.recordHeartbeat('agt_1', { agent_version: '1.0.1', status: { load: 0.4 } });
         expect(await store.agents.get('agt_1')).toMatchObject({ agent_version: '1.0.1', status: { load: 0.4 } });
         expect(await store.agents.get('agt_2')).toBeUndefined();
+        const shop = await seed.addSite(['https://shop.example']);
+        await store.agents.add({ id: 'agt_3', token_hash: hashApiKey('u'), hostname: 'web3', os: 'linux', arch: 'arm64', agent_version: '1.0.0', site_key: shop });
+        expect((await store.agents.list(shop)).map((each) => each.id)).toEqual(['agt_3']);
+        expect(await store.agents.list('no-site')).toEqual([]);
       });
     });
 

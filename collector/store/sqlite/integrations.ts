@@ -59,6 +59,7 @@ export const sqliteIntegrations = (
   const insertAgent = db.prepare(insertSql('server_agents', AGENT_COLUMNS));
   const selectAgent = db.prepare<[string], Row>('SELECT * FROM server_agents WHERE id = ?');
   const deleteAgent = db.prepare('DELETE FROM server_agents WHERE id = ?');
+  const selectSiteAgents = db.prepare<[string], Row>('SELECT * FROM server_agents WHERE site_key = ? ORDER BY registered_at, id');
   const updateHeartbeat = db.prepare(
     `UPDATE server_agents SET last_heartbeat_at = @at, status = @status, agent_version = coalesce(@agent_version, agent_version) WHERE id = @id`,
   );
@@ -140,6 +141,9 @@ export const sqliteIntegrations = (
       },
       async get(id) {
         return withStatus<ServerAgent>(selectAgent.get(id));
+      },
+      async list(siteKey) {
+        return selectSiteAgents.all(siteKey).map((row) => withStatus<ServerAgent>(row)!);
       },
       async recordHeartbeat(id, { agent_version, status }) {
         await write(() => updateHeartbeat.run({ id, at: Date.now(), status: json(status), agent_version: agent_version ?? null }));
