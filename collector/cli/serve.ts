@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { serve as serveH3 } from 'h3';
 import { loadSigningKey } from '../agents/updates';
 import { createCollector } from '../app';
 import { DEMO_SITE_KEY } from '../core/records';
+import { BEACON_FILE } from './beaconFile';
 import { baseUrl, databaseLocation, parseOptions, UsageError, type CliIO } from './args';
 import { openStore } from '../store/openStore';
 
@@ -63,7 +63,7 @@ export const serve = async (args: string[], io: CliIO) => {
   let publicUrl = options.publicUrl ?? '';
   const app = createCollector({
     store,
-    beaconFile: fileURLToPath(new URL('./beacon.min.js', import.meta.url)),
+    beaconFile: BEACON_FILE,
     links: { appUrl: () => publicUrl, ingestUrl: () => ingestUrl },
     demo: values.demo ? { siteKey: DEMO_SITE_KEY } : undefined,
     agentUpdates: values['agent-updates-dir']

@@ -1,9 +1,10 @@
+import { MAX_REQUEST_BODY_BYTES } from '../../beacon/lib/wire';
 import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import { apiError } from './apiError';
 
-/** Largest request body the collector reads (design: 413 above 64 KiB). */
-export const MAX_BODY_BYTES = 64 * 1024;
+/** Largest request body the collector reads (../shared/design.md: 413 above 64 KiB), from the wire format. */
+export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
 /** No report nests deeper; deeper JSON is refused before parsing (and before anything recursive sees it). */
 export const MAX_JSON_DEPTH = 32;

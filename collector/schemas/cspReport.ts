@@ -97,7 +97,7 @@ const MAX_REPORTS = 100;
 type CspParseResult = { success: true; output: CspReport[] } | { success: false; message: string };
 
 /**
- * Normalises every shape browsers send to the CSP endpoints (design, "Formats accepted"):
+ * Normalises every shape browsers send to the CSP endpoints (../shared/design.md, "Formats accepted"):
  * the CSP2 object `{"csp-report": {...}}`, the Reporting API array `[{type, age, url, user_agent, body}]`,
  * and Safari's single `{type, url, body}` object. In every one `null` means absent, numbers may
  * come as strings of digits, and fields beyond the known ones are kept in `extra` (issue 12).

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { WirePerformanceSession } from '../../beacon/lib/wire';
 import type { PerformanceSession } from '../core/records';
 import { reportUrl } from '../core/reportUrl';
 import { describeIssues } from './describeIssues';
@@ -84,7 +85,7 @@ export const PerformanceSessionObjectSchema = v.pipe(
 );
 
 /**
- * A performance session (design, "Performance session"): created by the first POST or PUT of a
+ * A performance session (../shared/design.md, "Performance session"): created by the first POST or PUT of a
  * `session_id`, updated by the later ones. Fields named `constructor` or `prototype` go to `extra`;
  * a metric named so, or `__proto__`, is refused with a clear message (metric names are names, and
  * the record schema would otherwise drop it without a word; issue 11, class 4).
@@ -108,3 +109,8 @@ export const PerformanceSessionSchema = v.pipe(
     return NEVER;
   }),
 );
+
+/** Compile-time: every session the beacon can send (the wire format) is one this schema accepts. */
+export type WirePerformanceSessionFits = WirePerformanceSession extends v.InferInput<typeof PerformanceSessionObjectSchema> ? true : never;
+const wireFits: WirePerformanceSessionFits = true;
+void wireFits;

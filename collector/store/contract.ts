@@ -78,8 +78,8 @@ export interface ApiKeyStore {
 export interface ErrorReportStore {
   insert(siteKey: string, reports: NewErrorReport[], context: ReceiveContext): Promise<number>;
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredErrorReport>>;
-  /** Reports by fingerprint, most occurrences first. */
-  groups(siteKey: string, options?: GroupOptions): Promise<ErrorGroupRow[]>;
+  /** Reports by fingerprint, most occurrences first; groups of the `excludeTypes` error types left out. */
+  groups(siteKey: string, options?: GroupOptions & { excludeTypes?: readonly string[] | undefined }): Promise<ErrorGroupRow[]>;
 }
 
 /** One stored violation's directive and blocked URI, with how often: what the CSP suggestion reads. */

@@ -147,6 +147,14 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
           [1, 1],
         ]);
         expect(await store.errors.groups(DEFAULT_SITE_KEY, { limit: 1 })).toHaveLength(1);
+        // Excluded types are left out of both the whole days and the day `since` falls in.
+        await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'connectivity_check', error_message: 'check', count: 9 }], now - 3 * DAY);
+        await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'connectivity_check', error_message: 'check', count: 9 }], now);
+        expect((await store.errors.groups(DEFAULT_SITE_KEY, {}))[0]).toMatchObject({ error_type: 'connectivity_check', reports: 2, count: 18 });
+        for (const since of [undefined, now - 5 * DAY, now - DAY]) {
+          const kept = await store.errors.groups(DEFAULT_SITE_KEY, { since, excludeTypes: ['connectivity_check', 'resource_error'] });
+          expect(kept.map((group) => group.error_type)).toEqual(['javascript_error']);
+        }
       });
 
       test('CSP reports: list, groups by directive and blocked host, and bounded evidence with a sample each', async () => {

@@ -48,7 +48,8 @@ export const sqliteReports = (db: Database, write: Write): { errors: ErrorReport
     `INSERT INTO csp_groups VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (site_key, directive, blocked_host, day) DO UPDATE SET reports = reports + excluded.reports`,
   );
-  const errorGroups = db.prepare<{ site: string; since: number; day: number; limit: number }, ErrorGroupRow>(
+  // `excluded` is a JSON array of error types whose groups are left out.
+  const errorGroups = db.prepare<{ site: string; since: number; day: number; limit: number; excluded: string }, ErrorGroupRow>(
     `WITH parts AS (
        SELECT fingerprint, reports, count, first_seen, last_seen, error_type, error_name, error_message
        FROM error_groups WHERE site_key = @site AND day > @day
@@ -56,10 +57,11 @@ export const sqliteReports = (db: Database, write: Write): { errors: ErrorReport
        SELECT fingerprint, COUNT(*), SUM(coalesce(count, 1)), MIN(received_at), MAX(received_at), error_type, error_name, error_message
        FROM error_reports WHERE site_key = @site AND received_at >= @since AND received_at < (@day + 1) * ${DAY}
        GROUP BY fingerprint
-     )
+     ),
+     kept AS (SELECT * FROM parts WHERE error_type NOT IN (SELECT value FROM json_each(@excluded)))
      SELECT fingerprint, error_type, error_name, error_message, SUM(reports) AS reports, SUM(count) AS count,
        MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen
-     FROM parts GROUP BY fingerprint ORDER BY count DESC, last_seen DESC LIMIT @limit`,
+     FROM kept GROUP BY fingerprint ORDER BY count DESC, last_seen DESC LIMIT @limit`,
   );
   const cspGroups = db.prepare<{ site: string; since: number; day: number; limit: number }, CspGroup>(
     `WITH parts AS (
@@ -155,8 +157,8 @@ export const sqliteReports = (db: Database, write: Write): { errors: ErrorReport
       async list(siteKey, options) {
         return listErrors(siteKey, options);
       },
-      async groups(siteKey, { since, limit } = {}) {
-        return errorGroups.all(range(siteKey, since, limit));
+      async groups(siteKey, { since, limit, excludeTypes = [] } = {}) {
+        return errorGroups.all({ ...range(siteKey, since, limit), excluded: JSON.stringify(excludeTypes) });
       },
     },
     csp: {

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ListOptions, Page } from '../contract';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { decodeCursor, encodeCursor } from '../../core/cursor';
 
 export type Row = Record<string, unknown>;
 
