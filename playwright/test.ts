@@ -1,0 +1,106 @@
+import { expect as baseExpect, test as base } from '@playwright/test';
+import { createBeaconFixture, type BeaconFixture } from './beaconFixture';
+import { beaconMatchers } from './matchers';
+import type { CaptureName, FixturePageConfig } from './page/protocol';
+import { describeProblem } from './problems';
+import { startCollector, type WorkerCollector } from './startCollector';
+
+/** An existing collector to report to instead of the in-process one (`beaconCollector`). */
+export interface ExistingCollector {
+  /** Its URL, e.g. `https://collector.staging.example`; the beacon posts to `URL/api/...`. */
+  url: string;
+  /** A site whose allowed origins include every origin the tests open. */
+  siteKey: string;
+  /** An API key that may read that site (`sitebeacon key create --site SITE_KEY`). */
+  apiKey: string;
+}
+
+/** The options of `sitebeacon/playwright`, set with `test.use({...})`. */
+export interface BeaconOptions {
+  /** What the injected beacon captures. Default: all three. */
+  beaconCapture: CaptureName[];
+  /**
+   * Sees every report in the page before it is sent: return it (edited or not), or null to drop it.
+   * It runs in the page, sent there as source: it cannot use the test's variables. Set it with
+   * `test.use` in the spec file (a config file's `use` cannot carry functions to the workers).
+   */
+  beaconBeforeSend: FixturePageConfig['beforeSend'] | undefined;
+  /**
+   * Fail when the beacon could not deliver a report: the collector refused it (403, 400, 413, 429,
+   * 5xx) or its request failed: the matchers fail, and so does the test at its end, as it does for
+   * a page whose CSP blocks the collector. Default true. Off, a page whose CSP blocks the collector,
+   * or that has no beacon, still fails the matchers (they cannot answer), but not the test's end.
+   */
+  beaconFailOnOwnErrors: boolean;
+}
+
+/** The worker-scoped option: report to an existing collector instead of starting one. */
+export interface BeaconWorkerOptions {
+  beaconCollector: ExistingCollector | undefined;
+}
+
+/** Reports older than the test are not its own: a shared site is read from a little before it started. */
+const CLOCK_SKEW = 1_000;
+
+/**
+ * `test` of `@playwright/test` with the `beacon` fixture: a collector started in the worker (on a
+ * random loopback port, a temporary SQLite file) or an existing one, and the beacon injected into
+ * every page of the test's context before any page script runs.
+ *
+ * @example
+ * import { test, expect } from 'sitebeacon/playwright';
+ * test('checkout is clean', async ({ page, beacon }) => {
+ *   await page.goto('https://staging.shop.example/checkout');
+ *   await expect(beacon).toHaveNoErrors();
+ * });
+ */
+export const test = base.extend<BeaconOptions & { beacon: BeaconFixture }, BeaconWorkerOptions & { sitebeaconCollector: WorkerCollector | undefined }>({
+  beaconCapture: [['errors', 'csp', 'vitals'], { option: true }],
+  beaconBeforeSend: [undefined, { option: true }],
+  beaconFailOnOwnErrors: [true, { option: true }],
+  beaconCollector: [undefined, { scope: 'worker', option: true }],
+
+  sitebeaconCollector: [
+    async ({ beaconCollector }, use) => {
+      if (beaconCollector) return use(undefined);
+      const collector = await startCollector();
+      try {
+        await use(collector);
+      } finally {
+        await collector.close();
+      }
+    },
+    { scope: 'worker', title: 'sitebeacon collector', box: true },
+  ],
+
+  beacon: [
+    async ({ context, sitebeaconCollector, beaconCollector, beaconCapture, beaconBeforeSend, beaconFailOnOwnErrors }, use) => {
+      const target = sitebeaconCollector
+        ? await sitebeaconCollector.newSite()
+        : { ...beaconCollector!, since: Date.now() - CLOCK_SKEW, allowOrigin: async () => {} };
+      const beacon = await createBeaconFixture(context, target, {
+        capture: beaconCapture,
+        beforeSend: beaconBeforeSend,
+        failOnOwnErrors: beaconFailOnOwnErrors,
+      });
+      await use(beacon);
+      // What the test did not assert may still have gone wrong: a send the collector refused.
+      await beacon.flush();
+      const problems = beaconFailOnOwnErrors ? beacon.problems().filter((problem) => problem.kind != 'missing') : [];
+      if (problems.length) {
+        throw new Error(`sitebeacon/playwright: the beacon could not report everything:\n${problems.map((problem) => `  - ${describeProblem(problem)}`).join('\n')}`);
+      }
+    },
+    { title: 'sitebeacon beacon' },
+  ],
+});
+
+/**
+ * `expect` of `@playwright/test` with the beacon's matchers: `toHaveNoErrors()`,
+ * `toHaveReceivedError({ message?, type? })`, `toHaveNoCspViolations()`,
+ * `toHaveReceivedCspViolation({ directive?, blockedUri? })`, `toHaveVitals({ LCP: { below: 2500 } })`.
+ *
+ * @example
+ * await expect(beacon).toHaveReceivedError({ message: 'cart is empty', type: 'javascript_error' });
+ */
+export const expect = baseExpect.extend(beaconMatchers);
