@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   define: { __SITEBEACON_APP_URL__: JSON.stringify('') },
   test: {
-    include: ['beacon/**/*.test.ts', 'collector/**/*.test.ts'],
+    include: ['beacon/**/*.test.ts', 'collector/**/*.test.ts', 'playwright/**/*.test.ts'],
     // Playwright's specs under e2e/ run with `playwright test`, not here.
     exclude: ['e2e/**', 'node_modules/**'],
   },
