@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page, Request, Response } from '@playwright/test';
 import type { StoredCspReport, StoredErrorReport, StoredPerformanceSession } from '../collector/index';
+import { diagnoseFailure, errorDetail } from './diagnose';
 import { distFile } from './distFile';
 import { initScript } from './initScript';
 import type { CaptureName, FixturePageConfig, FixturePageState } from './page/protocol';
@@ -34,7 +35,7 @@ export interface BeaconFixture {
   entryTypes(): string[] | undefined;
   /** The browser's name (`chromium`, `firefox`, `webkit`), for messages. */
   readonly browserName: string;
-  /** Whether the matchers fail on the beacon's own errors (refused or failed sends): `beaconFailOnOwnErrors`. */
+  /** Whether the matchers fail on the beacon's own errors (refused or failed sends): `beaconOptions.failOnOwnErrors`. */
   readonly failOnOwnErrors: boolean;
 }
 
@@ -95,6 +96,7 @@ export const createBeaconFixture = async (context: BrowserContext, target: Repor
   let started = 0;
   let lastAbort = 0;
   const allowing = new Set<Promise<void>>();
+  const diagnosing = new Set<Promise<unknown>>();
   let entryTypes: string[] | undefined;
 
   const onRequest = (request: Request) => {
@@ -111,12 +113,7 @@ export const createBeaconFixture = async (context: BrowserContext, target: Repor
   };
   const onResponse = async (response: Response) => {
     if (!isReport(response.url()) || response.status() < 400) return;
-    const body = await response.text().catch(() => '');
-    let detail = body.slice(0, 300);
-    try {
-      const { error } = JSON.parse(body) as { error?: { code?: string; message?: string } };
-      if (error?.code) detail = `${error.code}: ${error.message ?? ''}`;
-    } catch {}
+    const detail = errorDetail(await response.text().catch(() => ''));
     addProblem({ kind: 'refused', url: response.url(), status: response.status(), detail });
   };
   const onSettled = (request: Request) => inflight.delete(request);
@@ -128,7 +125,11 @@ export const createBeaconFixture = async (context: BrowserContext, target: Repor
     if (/abort|cancel/i.test(detail)) return void (lastAbort = Date.now());
     if (request.method() != 'OPTIONS') started--;
     // A CSP block is reported by the page itself (blockedBy), with the policy that did it.
-    if (!/csp|content.security/i.test(detail)) addProblem({ kind: 'failed', url: request.url(), detail });
+    if (/csp|content.security/i.test(detail)) return;
+    const diagnosed = diagnoseFailure(request, detail)
+      .then(addProblem)
+      .finally(() => diagnosing.delete(diagnosed));
+    diagnosing.add(diagnosed);
   };
   context.on('request', onRequest);
   context.on('response', onResponse);
@@ -164,6 +165,7 @@ export const createBeaconFixture = async (context: BrowserContext, target: Repor
       ? () => target.answered!() >= started
       : () => !inflight.size && Date.now() - lastAbort > ABORTED_GRACE;
     while (!settled() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await Promise.all([...diagnosing]);
     if (target.answered && !settled()) {
       // Requests the browser started that never arrived (a fetch without keepalive cut off by a
       // navigation): lost, and said so once; the count starts again from what arrived.

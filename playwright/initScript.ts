@@ -11,13 +11,13 @@ import type { FixturePageConfig } from './page/protocol';
 export const functionSource = (fn: (...args: never[]) => unknown): string => {
   const source = fn.toString().trim();
   if (/\[native code\]\s*\}$/.test(source)) {
-    throw new TypeError('sitebeacon/playwright: beaconBeforeSend must be a function written in the test (it is sent to the page as source), not a built-in or bound one');
+    throw new TypeError('sitebeacon/playwright: beaconOptions.beforeSend must be a function written in the test (it is sent to the page as source), not a built-in or bound one');
   }
   if (/^(?:async\s*)?(?:function\b|\(|[\w$]+\s*=>)/.test(source)) return source;
   // A method: `name(...) {` or `async name(...) {`.
   const method = /^(async\s+)?(?:[\w$]+)\s*\(/.exec(source);
   if (method) return `${method[1] ?? ''}function ${source.slice(method[0].length - 1)}`;
-  throw new TypeError(`sitebeacon/playwright: beaconBeforeSend is not a function expression: ${source.slice(0, 80)}`);
+  throw new TypeError(`sitebeacon/playwright: beaconOptions.beforeSend is not a function expression: ${source.slice(0, 80)}`);
 };
 
 /**

@@ -58,7 +58,7 @@ async function assertBeacon(
     `${hint}\n\n` +
     (fatal.length ? `The beacon could not report everything, so the collector's records cannot answer this assertion:${problemLines}\n\n` : '') +
     `Expected: ${state.isNot ? 'not ' : ''}${verdict.expected}\nReceived: ${verdict.received}` +
-    (!fatal.length && problems.length ? `\n\nThe beacon's own errors (beaconFailOnOwnErrors is off):${problemLines}` : '') +
+    (!fatal.length && problems.length ? `\n\nThe beacon's own errors (failOnOwnErrors is off):${problemLines}` : '') +
     (timedOut ? `\n\nTimeout: ${state.timeout}ms` : '');
   return {
     pass: fatal.length ? state.isNot : verdict.pass,

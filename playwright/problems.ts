@@ -3,7 +3,7 @@ import type { CollectorBlocked } from './page/protocol';
 /**
  * Something kept the beacon from reporting: a test that asserts "no errors" cannot trust an
  * empty collector then. `blocked`, `unreachable` and `missing` always fail the matchers; `refused` and
- * `failed` (the beacon's own errors) do so unless `beaconFailOnOwnErrors` is false.
+ * `failed` (the beacon's own errors) do so unless `beaconOptions.failOnOwnErrors` is false.
  */
 export type BeaconProblem =
   /** The page's Content-Security-Policy blocks the collector (connect-src). */

@@ -15,23 +15,25 @@ export interface ExistingCollector {
   apiKey: string;
 }
 
-/** The options of `sitebeacon/playwright`, set with `test.use({...})`. */
+/**
+ * The options of the `beacon` fixture: `test.use({ beaconOptions: { ... } })`. One object, because
+ * Playwright takes a function given to `test.use` for a fixture, and `beforeSend` is a function.
+ */
 export interface BeaconOptions {
   /** What the injected beacon captures. Default: all three. */
-  beaconCapture: CaptureName[];
+  capture?: CaptureName[];
   /**
    * Sees every report in the page before it is sent: return it (edited or not), or null to drop it.
-   * It runs in the page, sent there as source: it cannot use the test's variables. Set it with
-   * `test.use` in the spec file (a config file's `use` cannot carry functions to the workers).
+   * It runs in the page, sent there as source: it cannot use the test's variables.
    */
-  beaconBeforeSend: FixturePageConfig['beforeSend'] | undefined;
+  beforeSend?: FixturePageConfig['beforeSend'];
   /**
    * Fail when the beacon could not deliver a report: the collector refused it (403, 400, 413, 429,
    * 5xx) or its request failed: the matchers fail, and so does the test at its end, as it does for
    * a page whose CSP blocks the collector. Default true. Off, a page whose CSP blocks the collector,
    * or that has no beacon, still fails the matchers (they cannot answer), but not the test's end.
    */
-  beaconFailOnOwnErrors: boolean;
+  failOnOwnErrors?: boolean;
 }
 
 /** The worker-scoped option: report to an existing collector instead of starting one. */
@@ -54,10 +56,11 @@ const CLOCK_SKEW = 1_000;
  *   await expect(beacon).toHaveNoErrors();
  * });
  */
-export const test = base.extend<BeaconOptions & { beacon: BeaconFixture }, BeaconWorkerOptions & { sitebeaconCollector: WorkerCollector | undefined }>({
-  beaconCapture: [['errors', 'csp', 'vitals'], { option: true }],
-  beaconBeforeSend: [undefined, { option: true }],
-  beaconFailOnOwnErrors: [true, { option: true }],
+export const test = base.extend<
+  { beaconOptions: BeaconOptions; beacon: BeaconFixture },
+  BeaconWorkerOptions & { sitebeaconCollector: WorkerCollector | undefined }
+>({
+  beaconOptions: [{}, { option: true }],
   beaconCollector: [undefined, { scope: 'worker', option: true }],
 
   sitebeaconCollector: [
@@ -74,19 +77,20 @@ export const test = base.extend<BeaconOptions & { beacon: BeaconFixture }, Beaco
   ],
 
   beacon: [
-    async ({ context, sitebeaconCollector, beaconCollector, beaconCapture, beaconBeforeSend, beaconFailOnOwnErrors }, use) => {
+    async ({ context, sitebeaconCollector, beaconCollector, beaconOptions }, use) => {
+      const { capture = ['errors', 'csp', 'vitals'], beforeSend, failOnOwnErrors = true } = beaconOptions;
       const target = sitebeaconCollector
         ? await sitebeaconCollector.newSite()
         : { ...beaconCollector!, since: Date.now() - CLOCK_SKEW, allowOrigin: async () => {} };
       const beacon = await createBeaconFixture(context, target, {
-        capture: beaconCapture,
-        beforeSend: beaconBeforeSend,
-        failOnOwnErrors: beaconFailOnOwnErrors,
+        capture,
+        beforeSend,
+        failOnOwnErrors,
       });
       await use(beacon);
       // What the test did not assert may still have gone wrong: a send the collector refused.
       await beacon.flush();
-      const problems = beaconFailOnOwnErrors ? beacon.problems().filter((problem) => problem.kind != 'missing') : [];
+      const problems = failOnOwnErrors ? beacon.problems().filter((problem) => problem.kind != 'missing') : [];
       if (problems.length) {
         throw new Error(`sitebeacon/playwright: the beacon could not report everything:\n${problems.map((problem) => `  - ${describeProblem(problem)}`).join('\n')}`);
       }

@@ -12,7 +12,7 @@ export interface FixturePageConfig {
   /** The collector's origin; the API base is `ORIGIN/api`. */
   ingestOrigin: string;
   capture: CaptureName[];
-  /** Runs in the page (see `beaconBeforeSend`). */
+  /** Runs in the page (see `beaconOptions.beforeSend`). */
   beforeSend?: (report: object, kind: 'error' | 'csp' | 'performance') => object | null | false | undefined | void;
 }
 
