@@ -87,9 +87,7 @@ test('a page with a CSP violation: toHaveReceivedCspViolation passes, toHaveNoCs
 });
 
 test.describe('a page whose CSP blocks the collector', () => {
-  // The test asserts the matchers' failure; the fixture's end-of-test check would fail it again.
-  test.use({ beaconOptions: { failOnOwnErrors: false } });
-
+  // The problem is named by the failed matchers; the fixture's end-of-test check does not name it again.
   test('fails every matcher with what blocks it and the fix, even toHaveNoErrors on a page that reported nothing', async ({ page, pages, beacon }) => {
     pages.route('/strict', `${CLEAN}<script src="/checkout.js" defer></script><button id="checkout">Checkout</button>`, {
       'content-security-policy': "default-src 'self'",

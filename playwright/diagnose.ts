@@ -10,6 +10,15 @@ export const errorDetail = (body: string): string => {
   return body.slice(0, 300);
 };
 
+const frameOrigin = (request: Request) => {
+  try {
+    const origin = new URL(request.frame().url()).origin;
+    return origin == 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * Why a report request failed in the browser. A browser says little: a refused CORS preflight
  * (the page's origin is not allowed for the site: the collector answers 403 `origin_not_allowed`)
@@ -20,7 +29,8 @@ export const errorDetail = (body: string): string => {
  * addProblem(await diagnoseFailure(request, 'net::ERR_FAILED'));
  */
 export const diagnoseFailure = async (request: Request, errorText: string): Promise<BeaconProblem> => {
-  const origin = (await request.allHeaders().catch(() => request.headers())).origin;
+  // The browser adds Origin after Playwright sees the request; the frame's origin is the same.
+  const origin = (await request.allHeaders().catch(() => request.headers())).origin ?? frameOrigin(request);
   if (origin) {
     const preflight = await fetch(request.url(), {
       method: 'OPTIONS',

@@ -1,6 +1,6 @@
 import { test, type ExpectMatcherState, type MatcherReturnType } from '@playwright/test';
 import type { BeaconFixture } from './beaconFixture';
-import { describeProblem, isFatal } from './problems';
+import { describeProblem, isFatal, markReported } from './problems';
 import { noCspViolations, noErrors, receivedCspViolation, receivedError, type CspFilter, type ErrorFilter, type Verdict } from './verdict';
 import { vitals, type VitalsExpectation } from './vitalsVerdict';
 
@@ -60,6 +60,8 @@ async function assertBeacon(
     `Expected: ${state.isNot ? 'not ' : ''}${verdict.expected}\nReceived: ${verdict.received}` +
     (!fatal.length && problems.length ? `\n\nThe beacon's own errors (failOnOwnErrors is off):${problemLines}` : '') +
     (timedOut ? `\n\nTimeout: ${state.timeout}ms` : '');
+  // This failure names them: the fixture's end-of-test check need not fail the test for them again.
+  if (fatal.length) markReported(beacon, fatal);
   return {
     pass: fatal.length ? state.isNot : verdict.pass,
     name,

@@ -52,3 +52,21 @@ export const isFatal = (problem: BeaconProblem, failOnOwnErrors: boolean) =>
 
 /** Problems are recorded once however often they recur (every flush of a blocked page). */
 export const problemKey = (problem: BeaconProblem) => describeProblem(problem);
+
+/** Problems a failed matcher already named, per fixture: the test's end does not name them again. */
+const reported = new WeakMap<object, Set<string>>();
+
+/**
+ * Records that an assertion's failure message named these problems.
+ *
+ * @example
+ * markReported(beacon, fatal);
+ */
+export const markReported = (owner: object, problems: BeaconProblem[]) => {
+  const keys = reported.get(owner) ?? new Set<string>();
+  for (const problem of problems) keys.add(problemKey(problem));
+  reported.set(owner, keys);
+};
+
+/** The problems no failed assertion has named yet. */
+export const unreported = (owner: object, problems: BeaconProblem[]) => problems.filter((problem) => !reported.get(owner)?.has(problemKey(problem)));

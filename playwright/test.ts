@@ -2,7 +2,7 @@ import { expect as baseExpect, test as base } from '@playwright/test';
 import { createBeaconFixture, type BeaconFixture } from './beaconFixture';
 import { beaconMatchers } from './matchers';
 import type { CaptureName, FixturePageConfig } from './page/protocol';
-import { describeProblem } from './problems';
+import { describeProblem, unreported } from './problems';
 import { startCollector, type WorkerCollector } from './startCollector';
 
 /** An existing collector to report to instead of the in-process one (`beaconCollector`). */
@@ -29,8 +29,8 @@ export interface BeaconOptions {
   beforeSend?: FixturePageConfig['beforeSend'];
   /**
    * Fail when the beacon could not deliver a report: the collector refused it (403, 400, 413, 429,
-   * 5xx) or its request failed: the matchers fail, and so does the test at its end, as it does for
-   * a page whose CSP blocks the collector. Default true. Off, a page whose CSP blocks the collector,
+   * 5xx) or its request failed: the matchers fail, and so does the test at its end (for what no
+   * failed matcher named), as it does for a page whose CSP blocks the collector. Default true. Off, a page whose CSP blocks the collector,
    * or that has no beacon, still fails the matchers (they cannot answer), but not the test's end.
    */
   failOnOwnErrors?: boolean;
@@ -40,9 +40,6 @@ export interface BeaconOptions {
 export interface BeaconWorkerOptions {
   beaconCollector: ExistingCollector | undefined;
 }
-
-/** Reports older than the test are not its own: a shared site is read from a little before it started. */
-const CLOCK_SKEW = 1_000;
 
 /**
  * `test` of `@playwright/test` with the `beacon` fixture: a collector started in the worker (on a
@@ -81,16 +78,19 @@ export const test = base.extend<
       const { capture = ['errors', 'csp', 'vitals'], beforeSend, failOnOwnErrors = true } = beaconOptions;
       const target = sitebeaconCollector
         ? await sitebeaconCollector.newSite()
-        : { ...beaconCollector!, since: Date.now() - CLOCK_SKEW, allowOrigin: async () => {} };
+        : // A shared site holds other tests' reports: this test reads what arrived since it started (the
+          // collector's clock is taken to be in sync with this machine's, as NTP keeps servers).
+          { ...beaconCollector!, since: Date.now(), allowOrigin: async () => {} };
       const beacon = await createBeaconFixture(context, target, {
         capture,
         beforeSend,
         failOnOwnErrors,
       });
       await use(beacon);
-      // What the test did not assert may still have gone wrong: a send the collector refused.
+      // What the test did not assert may still have gone wrong: a send the collector refused. A
+      // problem a failed matcher already named is not named twice.
       await beacon.flush();
-      const problems = failOnOwnErrors ? beacon.problems().filter((problem) => problem.kind != 'missing') : [];
+      const problems = failOnOwnErrors ? unreported(beacon, beacon.problems()).filter((problem) => problem.kind != 'missing') : [];
       if (problems.length) {
         throw new Error(`sitebeacon/playwright: the beacon could not report everything:\n${problems.map((problem) => `  - ${describeProblem(problem)}`).join('\n')}`);
       }
