@@ -4,7 +4,7 @@ export default defineConfig({
   define: { __SITEBEACON_APP_URL__: JSON.stringify('') },
   test: {
     include: ['beacon/**/*.test.ts', 'collector/**/*.test.ts', 'playwright/**/*.test.ts'],
-    // Playwright's specs under e2e/ run with `playwright test`, not here.
-    exclude: ['e2e/**', 'node_modules/**'],
+    // Playwright's specs under e2e/ run with `playwright test`, not here; the pack test with `npm run test:pack`.
+    exclude: ['e2e/**', 'node_modules/**', 'playwright/pack/**'],
   },
 });
