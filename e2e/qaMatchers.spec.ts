@@ -155,7 +155,7 @@ test.describe('options', () => {
     beaconOptions: {
       capture: ['errors'],
       // Runs in the page: drops the errors the team decided are noise.
-      beforeSend: (report, kind) => (kind == 'error' && String((report as { error_message?: string }).error_message).startsWith('noise:') ? null : report),
+      beforeSend: (report, kind) => (kind == 'error' && String(report.error_message).startsWith('noise:') ? null : report),
     },
   });
 

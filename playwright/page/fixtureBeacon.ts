@@ -63,7 +63,8 @@ export default (config: FixturePageConfig) => {
     ingestOrigin: config.ingestOrigin,
     capture: config.capture.filter((name) => Object.hasOwn(captures, name)).map((name) => captures[name]!()),
   };
-  if (config.beforeSend) options.beforeSend = config.beforeSend;
+  // The same function: reports are plain JSON objects, typed for the test's convenience.
+  if (config.beforeSend) options.beforeSend = config.beforeSend as BeaconOptions['beforeSend'];
   const beacon = init(options);
   const globals = window as unknown as { sitebeacon?: unknown };
   globals.sitebeacon = beacon;

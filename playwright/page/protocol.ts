@@ -12,8 +12,8 @@ export interface FixturePageConfig {
   /** The collector's origin; the API base is `ORIGIN/api`. */
   ingestOrigin: string;
   capture: CaptureName[];
-  /** Runs in the page (see `beaconOptions.beforeSend`). */
-  beforeSend?: (report: object, kind: 'error' | 'csp' | 'performance') => object | null | false | undefined | void;
+  /** Runs in the page (see `beaconOptions.beforeSend`): a report as the wire format has it (beacon/lib/wire.ts). */
+  beforeSend?: (report: Record<string, unknown>, kind: 'error' | 'csp' | 'performance') => object | null | false | undefined | void;
 }
 
 /** A page's CSP blocked the collector: its reports cannot leave the page. */

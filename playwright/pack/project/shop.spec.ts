@@ -24,6 +24,9 @@ const test = sitebeaconTest.extend<{}, { shop: string }>({
   ],
 });
 
+// The README's option example: drops a known browser noise (there is none here; it must compile and run).
+test.use({ beaconOptions: { beforeSend: (report) => (String(report.error_message).includes('ResizeObserver') ? null : report) } });
+
 // The README's example, as a QA team writes it.
 test('the home page has no errors and no CSP violations', async ({ page, beacon, shop }) => {
   await page.goto(shop);
