@@ -9,10 +9,15 @@ import { dts } from 'rollup-plugin-dts';
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 // The beacon's default main host (design, "Endpoint resolution"); empty means the page's own origin.
-const defineAppUrl = () =>
+// `fixture`: sitebeacon/playwright's build, whose monitor() hands contained errors to the test
+// (beacon/lib/monitor.ts); in every other build that code is dead and dropped.
+const defineAppUrl = (fixture = false) =>
   replace({
     preventAssignment: true,
-    values: { __SITEBEACON_APP_URL__: JSON.stringify(process.env.SITEBEACON_APP_URL || '') },
+    values: {
+      __SITEBEACON_APP_URL__: JSON.stringify(process.env.SITEBEACON_APP_URL || ''),
+      __SITEBEACON_FIXTURE__: JSON.stringify(fixture),
+    },
   });
 
 const beaconTypescript = (declarations) =>
@@ -60,7 +65,7 @@ export default [
     input: 'playwright/page/fixtureBeacon.ts',
     output: { file: 'dist/playwright.beacon.js', format: 'iife', name: 'sitebeaconFixture', exports: 'default', sourcemap: false },
     plugins: [
-      defineAppUrl(),
+      defineAppUrl(true),
       nodeResolve(),
       typescript({
         tsconfig: './tsconfig.json',

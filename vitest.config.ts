@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  define: { __SITEBEACON_APP_URL__: JSON.stringify('') },
+  define: { __SITEBEACON_APP_URL__: JSON.stringify(''), __SITEBEACON_FIXTURE__: 'false' },
   test: {
     include: ['beacon/**/*.test.ts', 'collector/**/*.test.ts', 'playwright/**/*.test.ts'],
     // Playwright's specs under e2e/ run with `playwright test`, not here; the pack test with `npm run test:pack`.

@@ -107,6 +107,20 @@ test.describe('a page whose CSP blocks the collector', () => {
   });
 });
 
+test("the beacon's own error on a hostile page fails the matchers, named, instead of toHaveNoErrors passing", async ({ page, pages, beacon }) => {
+  // The page breaks what the beacon needs to queue a report: the beacon contains the error (the page
+  // never sees it), and its error report is lost. The fixture's build tells the test.
+  pages.route(
+    '/hostile',
+    `<!doctype html><p>hostile</p><script>JSON.stringify = () => { throw new Error('hostile page broke JSON.stringify'); };
+     setTimeout(() => { throw new Error('checkout broke'); });</script>`,
+  );
+  await page.goto(`${pages.origin}/hostile`);
+  const message = await failureOf(expect(beacon).toHaveNoErrors());
+  expect(message).toContain(`the beacon itself failed on the page ${pages.origin}/hostile: Error: hostile page broke JSON.stringify`);
+  expect(message).toContain('Received: no error reports');
+});
+
 test('toHaveVitals fails naming the metric, its value and page; a missing one says why; an interaction brings INP', async ({ page, pages, beacon }) => {
   pages.route('/shop', `${CLEAN}<button id="slow">slow</button><script src="/playground.js" defer></script>`);
   await page.goto(`${pages.origin}/shop`);

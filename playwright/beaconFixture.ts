@@ -153,6 +153,7 @@ export const createBeaconFixture = async (context: BrowserContext, target: Repor
     entryTypes = state.entryTypes;
     for (const blocked of state.blockedBy) addProblem({ kind: 'blocked', page: state.url, collector: ingestOrigin, ...blocked });
     if (state.unreachable) addProblem({ kind: 'unreachable', page: state.url, collector: ingestOrigin, detail: state.unreachable });
+    for (const detail of state.ownErrors) addProblem({ kind: 'own', page: state.url, detail });
   };
 
   const flush = async () => {

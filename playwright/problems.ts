@@ -15,7 +15,9 @@ export type BeaconProblem =
   /** The collector answered a report with an error (403 origin not allowed, 400, 413, 429, 5xx). */
   | { kind: 'refused'; url: string; status: number; detail: string }
   /** A report's request failed on the way (connection refused, reset). */
-  | { kind: 'failed'; url: string; detail: string };
+  | { kind: 'failed'; url: string; detail: string }
+  /** The beacon itself threw on the page (contained: the page never saw it). */
+  | { kind: 'own'; page: string; detail: string };
 
 /**
  * One line saying what went wrong and what to do about it.
@@ -43,6 +45,8 @@ export const describeProblem = (problem: BeaconProblem): string => {
       return `the collector refused a report (${problem.status} ${problem.detail}) at ${problem.url}`;
     case 'failed':
       return `a report did not reach the collector (${problem.detail}) at ${problem.url}`;
+    case 'own':
+      return `the beacon itself failed on the page ${problem.page}: ${problem.detail}`;
   }
 };
 

@@ -136,6 +136,11 @@ test('problems say what kept the beacon from reporting and how to fix it', () =>
   expect(describeProblem({ kind: 'refused', url: 'http://c/api/error-reports/k', status: 403, detail: 'origin_not_allowed: origin http://x is not allowed' })).toBe(
     'the collector refused a report (403 origin_not_allowed: origin http://x is not allowed) at http://c/api/error-reports/k',
   );
+  expect(describeProblem({ kind: 'own', page: 'http://x/', detail: 'Error: boom at http://x/app.js:1:1' })).toBe(
+    'the beacon itself failed on the page http://x/: Error: boom at http://x/app.js:1:1',
+  );
+  expect(isFatal({ kind: 'own', page: '', detail: '' }, true)).toBe(true);
+  expect(isFatal({ kind: 'own', page: '', detail: '' }, false)).toBe(false);
   expect(describeProblem({ kind: 'missing', page: 'http://x/' })).toMatch(/^the page http:\/\/x\/ has no beacon: it loaded before the `beacon` fixture was set up/);
   // The page's own setup fails the matchers always; the beacon's own errors only when asked.
   expect(isFatal({ kind: 'blocked', page: '', collector: '', directive: '', blockedUri: '', policy: '' }, false)).toBe(true);

@@ -5,6 +5,9 @@ import vitalsScript from '../../beacon/vitalsScript';
 import { vitalsSession } from '../../beacon/vitalsSession';
 import type { FixturePageConfig, FixturePageState } from './protocol';
 
+/** A beacon failing in a loop says what it has to say in its first errors. */
+const MAX_OWN_ERRORS = 5;
+
 /**
  * The IIFE entry of `dist/playwright.beacon.js`: the beacon as `sitebeacon/playwright` injects it into
  * every page with `context.addInitScript`, before any page script runs. The script-tag build
@@ -16,8 +19,8 @@ import type { FixturePageConfig, FixturePageState } from './protocol';
  * - vitals are registered at once, with `reportAllChanges`: a test reads them while the page is
  *   still open, and web-vitals would otherwise report LCP, CLS and INP only when the page is hidden;
  * - it records for the fixture what the collector cannot see: whether the page's CSP blocked the
- *   collector (`connect-src`), and which entry types this browser supports (a vital it cannot measure
- *   is reported as such by `toHaveVitals`, not failed);
+ *   collector (`connect-src`), the errors the beacon itself contained, and which entry types this
+ *   browser supports (a vital it cannot measure is reported as such by `toHaveVitals`, not failed);
  * - it becomes `window.sitebeacon`, so a page that also carries its own sitebeacon snippet reports
  *   to the test's collector only (the snippet's copy sees a running beacon and does nothing).
  *
@@ -33,7 +36,20 @@ export default (config: FixturePageConfig) => {
     url: location.href,
     blockedBy: [],
     entryTypes: [...((globalThis.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [])],
+    ownErrors: [],
   };
+  // This build's monitor() hands over what it contains (beacon/lib/monitor.ts): the beacon's own
+  // errors, which the page never sees and the test must. A hostile page's error may not even
+  // convert to a string: that is contained here too.
+  Object.defineProperty(window, Symbol.for('sitebeacon.contained'), {
+    value: (error: unknown) => {
+      try {
+        if (state.ownErrors.length < MAX_OWN_ERRORS) state.ownErrors.push(String((error as Error)?.stack || error).split('\n').slice(0, 2).join(' '));
+      } catch {
+        state.ownErrors.push('(an error that cannot be described)');
+      }
+    },
+  });
   const collector = new URL(config.ingestOrigin).origin;
   // The beacon's own csp() never reports a violation against the collector (a feedback loop) and
   // stops sending when it is enforced in connect-src: the test must hear of it, or toHaveNoErrors

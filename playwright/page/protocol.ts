@@ -33,4 +33,6 @@ export interface FixturePageState {
   entryTypes: string[];
   /** Why the page could not reach the collector at all, when no CSP violation says it. */
   unreachable?: string;
+  /** Errors the beacon itself threw and contained (monitor()), as text; the first few. */
+  ownErrors: string[];
 }
