@@ -203,3 +203,19 @@ test('a page that also carries its own sitebeacon snippet reports to the test co
   expect(await beacon.errors()).toHaveLength(1);
   expect(beacon.problems()).toEqual([]);
 });
+
+test.describe('a page that loaded before the beacon fixture was set up', () => {
+  const visitedFirst = test.extend<{ visited: string }>({
+    // Set up before `beacon` (listed first below): the page loads without the init script.
+    visited: async ({ page, pages }, use) => {
+      pages.route('/early', CLEAN);
+      await page.goto(`${pages.origin}/early`);
+      await use(`${pages.origin}/early`);
+    },
+  });
+
+  visitedFirst('fails the matchers: it has no beacon, so an empty collector proves nothing', async ({ visited, beacon }) => {
+    const message = await failureOf(expect(beacon).toHaveNoErrors());
+    expect(message).toContain(`the page ${visited} has no beacon: it loaded before the \`beacon\` fixture was set up`);
+  });
+});

@@ -30,9 +30,10 @@ export interface BeaconOptions {
   /**
    * Fail on the beacon's own errors: it threw on the page (contained: the page never saw it), or it
    * could not deliver a report (the collector refused it: 403, 400, 413, 429, 5xx; or its request
-   * failed): the matchers fail, and so does the test at its end (for what no
-   * failed matcher named), as it does for a page whose CSP blocks the collector. Default true. Off, a page whose CSP blocks the collector,
-   * or that has no beacon, still fails the matchers (they cannot answer), but not the test's end.
+   * failed): the matchers fail, and so does the test at its end (for what no failed matcher
+   * named), as it does for a page whose CSP blocks the collector. Default true. Off, a page whose
+   * CSP blocks the collector, or that has no beacon, still fails the matchers (they cannot answer),
+   * but not the test's end.
    */
   failOnOwnErrors?: boolean;
 }

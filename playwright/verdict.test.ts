@@ -139,6 +139,12 @@ test('problems say what kept the beacon from reporting and how to fix it', () =>
   expect(describeProblem({ kind: 'own', page: 'http://x/', detail: 'Error: boom at http://x/app.js:1:1' })).toBe(
     'the beacon itself failed on the page http://x/: Error: boom at http://x/app.js:1:1',
   );
+  expect(describeProblem({ kind: 'unreachable', page: 'http://x/', collector: 'http://127.0.0.1:4000', detail: 'TypeError: Failed to fetch' })).toBe(
+    'the page http://x/ cannot reach the collector http://127.0.0.1:4000: TypeError: Failed to fetch',
+  );
+  expect(describeProblem({ kind: 'failed', url: 'http://c/api/csp-reports/k', detail: 'net::ERR_CONNECTION_REFUSED' })).toBe(
+    'a report did not reach the collector (net::ERR_CONNECTION_REFUSED) at http://c/api/csp-reports/k',
+  );
   expect(isFatal({ kind: 'own', page: '', detail: '' }, true)).toBe(true);
   expect(isFatal({ kind: 'own', page: '', detail: '' }, false)).toBe(false);
   expect(describeProblem({ kind: 'missing', page: 'http://x/' })).toMatch(/^the page http:\/\/x\/ has no beacon: it loaded before the `beacon` fixture was set up/);
