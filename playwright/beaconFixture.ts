@@ -125,7 +125,8 @@ export const createBeaconFixture = async (context: BrowserContext, target: Repor
     if (/abort|cancel/i.test(detail)) return void (lastAbort = Date.now());
     if (request.method() != 'OPTIONS') started--;
     // A CSP block is reported by the page itself (blockedBy), with the policy that did it.
-    if (/csp|content.security/i.test(detail)) return;
+    // Chromium says `csp`; Firefox `NS_ERROR_CONTENT_BLOCKED`.
+    if (/csp|content.security|content_blocked/i.test(detail)) return;
     const diagnosed = diagnoseFailure(request, detail)
       .then(addProblem)
       .finally(() => diagnosing.delete(diagnosed));
