@@ -8,6 +8,7 @@ import { keyRevoke } from './keyRevoke';
 import { serve } from './serve';
 import { siteAdd } from './siteAdd';
 import { siteRotateKey } from './siteRotateKey';
+import { snippetCommand } from './snippet';
 import { wordpressRevoke } from './wordpressRevoke';
 
 /** A command: resolves to its exit code, or to nothing for 0. */
@@ -21,6 +22,7 @@ export const COMMANDS: Array<{ name: string[]; run: Command }> = [
   { name: ['serve'], run: serve },
   { name: ['site', 'add'], run: siteAdd },
   { name: ['site', 'rotate-key'], run: siteRotateKey },
+  { name: ['snippet'], run: snippetCommand },
   { name: ['key', 'create'], run: keyCreate },
   { name: ['key', 'revoke'], run: keyRevoke },
   { name: ['agent', 'revoke'], run: agentRevoke },

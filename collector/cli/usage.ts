@@ -15,6 +15,8 @@ Commands:
   site rotate-key --site SITE_KEY [--public-url URL] [--ingest-url URL]
                         a new public key for the site (its data moves along); prints it and
                         the new script tag; the old key is refused from the next request on
+  snippet --site SITE_KEY [--public-url URL] [--ingest-url URL]
+                        the site's script tag with its SRI hash, and the CSP sources its pages need
   action add --site SITE_KEY --type TYPE [--payload JSON]
                         queue an action for a WordPress site's next check-in
   key create [--site SITE_KEY] [--name NAME]
