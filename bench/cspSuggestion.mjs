@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { serveArgs, startServer } from './startServer.mjs';
 import { createSqliteStore, hashApiKey, newCspReport, newSiteKey } from '../dist/collector.js';
 
-// The health check a load balancer polls (design, "Collector"): it also takes the store's write lock,
+// The health check a load balancer polls (../shared/design.md, "Collector"): it also takes the store's write lock,
 // so a suggestion holding the event loop or the database shows in its latency.
 const HEALTH_PATH = '/api/health';
 

@@ -23,9 +23,6 @@ import { verifyApiKeyRoutes } from './routes/verifyApiKey';
 import { wordpressRoutes } from './routes/wordpress';
 import type { Store } from './store/contract';
 
-/** What `serve` installs on its Node server beside the app (the CLI reaches http/ through here). */
-export { deferContinue } from './http/expectContinue';
-
 /** Options of `createCollector()`. */
 export interface CollectorOptions {
   store: Store;

@@ -130,4 +130,4 @@ test('HEAD is answered wherever Allow lists it: the status and headers of the GE
     await get.arrayBuffer();
   }
   expect(heads).toBeGreaterThanOrEqual(12);
-}, 30_000);
+});

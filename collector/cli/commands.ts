@@ -7,8 +7,8 @@ import { keyCreate } from './keyCreate';
 import { keyRevoke } from './keyRevoke';
 import { serve } from './serve';
 import { siteAdd } from './siteAdd';
-import { siteRotateKey } from './siteRotateKey';
 import { snippetCommand } from './snippet';
+import { siteRotateKey } from './siteRotateKey';
 import { wordpressRevoke } from './wordpressRevoke';
 
 /** A command: resolves to its exit code, or to nothing for 0. */
@@ -21,8 +21,8 @@ export type Command = (args: string[], io: CliIO) => Promise<number | void>;
 export const COMMANDS: Array<{ name: string[]; run: Command }> = [
   { name: ['serve'], run: serve },
   { name: ['site', 'add'], run: siteAdd },
-  { name: ['site', 'rotate-key'], run: siteRotateKey },
   { name: ['snippet'], run: snippetCommand },
+  { name: ['site', 'rotate-key'], run: siteRotateKey },
   { name: ['key', 'create'], run: keyCreate },
   { name: ['key', 'revoke'], run: keyRevoke },
   { name: ['agent', 'revoke'], run: agentRevoke },

@@ -1,9 +1,7 @@
-import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { serve as serveH3 } from 'h3';
 import { loadSigningKey } from '../agents/updates';
-import { createCollector, deferContinue } from '../app';
+import { createCollector } from '../app';
+import { listen } from '../listen';
 import { DEMO_SITE_KEY } from '../core/records';
 import { BEACON_FILE } from './beaconFile';
 import { baseUrl, databaseLocation, parseOptions, UsageError, type CliIO } from './args';
@@ -106,24 +104,7 @@ export const serve = async (args: string[], io: CliIO) => {
       if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
     },
   });
-  const server = serveH3(app, {
-    port,
-    hostname: host,
-    silent: true,
-    gracefulShutdown: false,
-    tls,
-    // HTTPS as HTTP/1.1: srvx would serve HTTP/2, whose sessions a browser keeps open and Node's
-    // server.close() then waits on for ever; HTTP/1.1 connections close when idle (see shutdown).
-    // A client gets 10 s to send its headers and its whole request: slow or stalled clients
-    // (slowloris) are cut off instead of holding connections (Node's defaults are 60 s and 300 s).
-    // Node checks those timeouts every connectionsCheckingInterval (30 s by default): every second here.
-    node: { http2: false, headersTimeout: 10_000, requestTimeout: 10_000, connectionsCheckingInterval: 1_000 },
-  });
-  const nodeServer = server.node?.server as HttpServer | undefined;
-  if (nodeServer && server.node?.handler) deferContinue(nodeServer, server.node.handler);
-  await server.ready();
-  const address = server.node?.server?.address() as AddressInfo;
-  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  const { server, url } = await listen(app, { port, host, tls });
   publicUrl ||= url;
   if (values.demo) {
     await store.sites.put({ site_key: DEMO_SITE_KEY, name: 'Demo', allowed_origins: [new URL(publicUrl).origin] });

@@ -12,11 +12,11 @@ Commands:
                         {"url": ...} once it listens
   site add --origin URL [--origin URL...] [--name NAME] [--public-url URL] [--ingest-url URL]
                         create a site; prints its key and script tag
+  snippet --site SITE_KEY [--public-url URL] [--ingest-url URL]
+                        the site's script tag with its SRI hash, and the CSP sources its pages need
   site rotate-key --site SITE_KEY [--public-url URL] [--ingest-url URL]
                         a new public key for the site (its data moves along); prints it and
                         the new script tag; the old key is refused from the next request on
-  snippet --site SITE_KEY [--public-url URL] [--ingest-url URL]
-                        the site's script tag with its SRI hash, and the CSP sources its pages need
   action add --site SITE_KEY --type TYPE [--payload JSON]
                         queue an action for a WordPress site's next check-in
   key create [--site SITE_KEY] [--name NAME]

@@ -4,7 +4,7 @@ import type { Store } from '../store/contract';
 const statusSchema = (status: string) => ({ type: 'object', properties: { status: { const: status }, reason: { type: 'string' } }, required: ['status'] });
 
 /**
- * `GET /api/health` (design, "Collector"): 200 `{"status":"ok"}` while the store can write, 503
+ * `GET /api/health` (../shared/design.md, "Collector"): 200 `{"status":"ok"}` while the store can write, 503
  * `{"status":"unhealthy","reason":...}` when it cannot, for load balancers and monitors. No
  * credentials; the reason names what failed, never the error's detail (a path, a host). Kept apart
  * from `test-connectivity`, which stays a pure connectivity answer (spec section 3.1).
