@@ -104,7 +104,7 @@ test('every authenticated route answers a missing or wrong credential with the s
     ),
     { seed: 20261127, numRuns: RUNS * 4 },
   );
-});
+}, 60_000);
 
 test('HEAD is answered wherever Allow lists it: the status and headers of the GET, no body', async () => {
   const paths = [...new Set(routes.map((route) => route.path))];

@@ -8,6 +8,9 @@ const statusSchema = (status: string) => ({ type: 'object', properties: { status
  * `{"status":"unhealthy","reason":...}` when it cannot, for load balancers and monitors. No
  * credentials; the reason names what failed, never the error's detail (a path, a host). Kept apart
  * from `test-connectivity`, which stays a pure connectivity answer (spec section 3.1).
+ *
+ * @example
+ * const routes = [...connectivityRoutes(), ...healthRoutes({ store })];
  */
 export const healthRoutes = ({ store }: { store: Store }): Route[] => [
   defineRoute({
