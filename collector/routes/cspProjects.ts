@@ -102,7 +102,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       tag,
       summary: "A policy allowing what the site's stored violations needed, with evidence counts (an API key or the dashboard's session)",
       auth: 'reader',
-      responses: { 200: 'Suggestion', 404: 'unknown_project' },
+      responses: { 200: 'Suggestion', 403: 'forbidden: a project of another site than the key or user may see', 404: 'unknown_project' },
       // Beside the suggestion's `policy`, `directives` and `based_on_reports`: `withheld` (unsafe
       // sources left to the owner), `directives[].collapsed`, and `evidence` (groups read, the cap,
       // whether some were left out). The structure itself is not sent.
@@ -119,7 +119,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       summary: "The header to deploy, reporting to this collector, and its Reporting-Endpoints header (an API key or the dashboard's session)",
       auth: 'reader',
       query: HeaderQuerySchema,
-      responses: { 200: 'Headers', 404: 'unknown_project' },
+      responses: { 200: 'Headers', 403: 'forbidden: a project of another site than the key or user may see', 404: 'unknown_project' },
       async handle({ event, apiKey, user, query }) {
         const project = await projectFor(event, { apiKey, user });
         const { site_key, base_policy, mode } = project;

@@ -41,7 +41,8 @@ export const Chart = ({ description, days, lines, small = false, format }: { des
               { stroke: '#444', size: 64, values: (_plot, ticks) => ticks.map((tick) => (format ? format(tick) : String(tick))) }],
         cursor: { show: !small },
         legend: { show: false },
-        scales: { x: { time: true }, y: { range: (_plot, min, max) => [Math.min(0, min ?? 0), Math.max(1, max ?? 1) * 1.1] } },
+        // From zero, with headroom; CLS lives below 1, so no fixed minimum height of the scale.
+        scales: { x: { time: true }, y: { range: (_plot, min, max) => [Math.min(0, min ?? 0), max != null && max > 0 ? max * 1.15 : 1] } },
       },
       [days.map(seconds), ...lines.map((line) => line.values)] as uPlot.AlignedData,
       container,
