@@ -26,7 +26,7 @@ export const errorReport = (i = 0) => ({
 });
 
 /** A Reporting API batch of CSP violations, as Chromium sends it. */
-const cspBatch = (size) =>
+export const cspBatch = (size) =>
   Array.from({ length: size }, (_, i) => ({
     age: 10,
     type: 'csp-violation',
