@@ -7,6 +7,25 @@ import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
+/**
+ * The SQLite writer thread (collector/store/sqlite/writerThread.ts) as its own file,
+ * dist/sqliteWriter.js, and its URL, relative to the chunk that starts it, where
+ * store/sqlite/reportQueue.ts names `__SITEBEACON_SQLITE_WRITER_URL__`.
+ */
+const sqliteWriter = () => {
+  let reference;
+  return {
+    name: 'sitebeacon-sqlite-writer',
+    buildStart() {
+      reference = this.emitFile({ type: 'chunk', id: 'collector/store/sqlite/writerThread.ts', fileName: 'sqliteWriter.js' });
+    },
+    transform(code) {
+      if (!code.includes('__SITEBEACON_SQLITE_WRITER_URL__')) return null;
+      return { code: code.replaceAll('__SITEBEACON_SQLITE_WRITER_URL__', `import.meta.ROLLUP_FILE_URL_${reference}`), map: null };
+    },
+  };
+};
+
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 // The beacon's default main host (design, "Endpoint resolution"); empty means the page's own origin.
@@ -145,6 +164,7 @@ export default [
         outDir: 'dist',
         rootDir: '.',
       }),
+      sqliteWriter(),
     ],
   },
   {

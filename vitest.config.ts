@@ -1,8 +1,16 @@
+import { pathToFileURL } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SQLITE_WRITER_BUNDLE } from './collector/testing/buildSqliteWriter';
 
 export default defineConfig({
-  define: { __SITEBEACON_APP_URL__: JSON.stringify(''), __SITEBEACON_FIXTURE__: 'false' },
+  define: {
+    __SITEBEACON_APP_URL__: JSON.stringify(''),
+    __SITEBEACON_FIXTURE__: 'false',
+    // The SQLite writer thread, bundled from the sources by the globalSetup (collector/store/sqlite/reportQueue.ts).
+    __SITEBEACON_SQLITE_WRITER_URL__: JSON.stringify(pathToFileURL(SQLITE_WRITER_BUNDLE).href),
+  },
   test: {
+    globalSetup: ['collector/testing/buildSqliteWriter.ts'],
     include: ['beacon/**/*.test.ts', 'collector/**/*.test.ts', 'playwright/**/*.test.ts'],
     // Playwright's specs under e2e/ run with `playwright test`, not here; the pack test with `npm run test:pack`.
     exclude: ['e2e/**', 'node_modules/**', 'playwright/pack/**'],

@@ -24,8 +24,13 @@ export const listen = async (app: H3, { port, host, tls }: { port: number; host:
     // Node checks those timeouts every connectionsCheckingInterval (30 s by default): every second here.
     node: { http2: false, headersTimeout: 10_000, requestTimeout: 10_000, connectionsCheckingInterval: 1_000 },
   });
-  const nodeServer = server.node?.server as HttpServer | undefined;
+  const nodeServer = server.node?.server as (HttpServer & { httpAllowHalfOpen?: boolean }) | undefined;
   if (nodeServer && server.node?.handler) deferContinue(nodeServer, server.node.handler);
+  // A client that ends its sending side once the body is sent (shutdown(SHUT_WR)) still gets its
+  // answer, which comes only after the commit (on the writer thread): Node would otherwise abort
+  // the request and close the connection at its FIN. A half-closed connection is ended as
+  // soon as its last answer is sent (Node's http server, socketOnEnd).
+  if (nodeServer) nodeServer.httpAllowHalfOpen = true;
   await server.ready();
   const address = server.node?.server?.address() as AddressInfo;
   return { server, url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}` };

@@ -2,6 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -102,6 +103,23 @@ test('SIGTERM lets a request in flight finish and commit, then exits 0', async (
   expect(await answered).toEqual({ status: 202, body: '{"status":"accepted","accepted":1}' });
   expect(await collector.stop()).toBe(0);
   expect(storedMessages()).toEqual(['in flight at shutdown']);
+});
+
+test('a client that ends its sending side right after its body still gets the answer, after the commit', async () => {
+  const collector = await start();
+  const body = '{"error_type":"js","error_message":"half-closed"}';
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(collector.port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+    // The whole request, then FIN at once (shutdown(SHUT_WR)): the answer comes after the commit.
+    socket.end(`POST /api/error-reports HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+  });
+  expect(answer).toMatch(/^HTTP\/1\.1 202 /);
+  expect(answer).toContain('{"status":"accepted","accepted":1}');
+  expect(storedMessages()).toEqual(['half-closed']);
 });
 
 test('the WordPress flow over HTTP, with the action queued by the CLI', async () => {

@@ -1,47 +1,47 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Store } from './contract';
 import { createGroupCommit } from './sqlite/groupCommit';
 import { sqliteIntegrations } from './sqlite/integrations';
 import { checkWritable } from './sqlite/checkWritable';
 import { migrate } from './sqlite/migrations';
+import { openConnection, type Sync } from './sqlite/openConnection';
 import { sqlitePerformance } from './sqlite/performance';
 import { sqlitePerformanceReads } from './sqlite/performanceReads';
+import { inThreadReportQueue, threadedReportQueue } from './sqlite/reportQueue';
 import { sqliteReportReads } from './sqlite/reportReads';
 import { sqliteReports } from './sqlite/reports';
 import { sqliteSites } from './sqlite/sites';
 import { sqliteUsers } from './sqlite/users';
 
+/** Options of an SQLite store. */
+export interface SqliteOptions {
+  file: string;
+  /** `full`: every commit fsynced, power-loss safe (`serve --sync full`); default `normal` (openConnection.ts). */
+  sync?: Sync | undefined;
+}
+
 /**
- * The embedded store: one SQLite file in WAL mode (better-sqlite3), migrated on open. Report
- * writes are group-committed (sqlite/groupCommit.ts) and resolve only after their commit.
+ * The embedded store: one SQLite file in WAL mode (better-sqlite3), migrated on open. Reports and
+ * sessions are written on a thread of their own (sqlite/reportQueue.ts), group-committed, and each
+ * write resolves only after its commit; the rest (sites, keys, integrations) is written here,
+ * group-committed too (sqlite/groupCommit.ts), and every read is made here.
  *
  * @example
  * const store = createSqliteStore({ file: './data/sitebeacon.db' });
  */
-export const createSqliteStore = ({ file }: { file: string }): Store => {
-  if (file != ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  // In WAL mode NORMAL loses no committed transaction when the process dies (the WAL is in the
-  // OS before a commit returns); only a power loss or OS crash can take the last commits back.
-  // FULL would fsync every group commit, at a cost of most of the throughput.
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  // Room for the indexes' hot pages (64 MiB), and checkpoints every ~16 MiB of WAL instead of 4:
-  // fewer, larger checkpoints inside the commits that trigger them.
-  db.pragma('cache_size = -65536');
-  db.pragma('wal_autocheckpoint = 4000');
+export const createSqliteStore = ({ file, sync = 'normal' }: SqliteOptions): Store => {
+  // This connection reads, and writes what is not a report: room for the indexes' hot pages.
+  const db = openConnection(file, { sync, cacheKiB: 65_536 });
   migrate(db);
   const { write, flush } = createGroupCommit(db);
-  const reports = sqliteReports(db, write);
+  // The writer thread opens the file after the migrations, on a connection of its own.
+  const queue = file == ':memory:' ? inThreadReportQueue(db) : threadedReportQueue({ file, sync, cacheKiB: 16_384 });
+  const reports = sqliteReports(db, queue);
   const reads = sqliteReportReads(db);
   return {
     ...sqliteSites(db, write),
     errors: { ...reports.errors, ...reads.errors },
     csp: { ...reports.csp, ...reads.csp },
-    performance: { ...sqlitePerformance(db, write), ...sqlitePerformanceReads(db) },
+    performance: { ...sqlitePerformance(db, queue), ...sqlitePerformanceReads(db) },
     ...sqliteIntegrations(db, write),
     ...sqliteUsers(db),
     async checkWritable() {
@@ -49,6 +49,7 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
     },
     async close() {
       // What is queued is committed before the file is closed.
+      await queue.close();
       flush();
       db.close();
     },

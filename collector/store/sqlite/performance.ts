@@ -1,34 +1,16 @@
 import type { Database } from 'better-sqlite3';
-import type { PerformanceSession, ReceiveContext, StoredPerformanceSession } from '../../core/records';
+import type { StoredPerformanceSession } from '../../core/records';
 import { p75Rank } from '../../core/vitals';
 import type { PerformanceSessionStore } from '../contract';
-import type { Write } from './groupCommit';
-import { insertSql, pagedList, toRow } from './rows';
-
-const SESSION_COLUMNS = [
-  'site_key', 'session_id', 'received_at', 'updated_at', 'user_agent', 'page_url', 'navigation_type',
-  'started_at', 'metrics', 'extra',
-] as const;
+import type { ReportQueue } from './reportQueue';
+import { pagedList } from './rows';
 
 /**
  * Performance sessions in SQLite: one row per session, updated in place, and one row per metric
- * in `performance_metrics` so that the summary's p75 is an indexed query, not a JSON scan.
+ * in `performance_metrics` so that the summary's p75 is an indexed query, not a JSON scan. Upserts
+ * go through `queue` (reportQueue.ts, reportWrites.ts).
  */
-export const sqlitePerformance = (db: Database, write: Write): Pick<PerformanceSessionStore, 'upsert' | 'list' | 'metricCounts'> => {
-  const selectSession = db.prepare<[string, string], { id: number; metrics: string }>(
-    'SELECT id, metrics FROM performance_sessions WHERE site_key = ? AND session_id = ?',
-  );
-  const upsertMetric = db.prepare(
-    `INSERT INTO performance_metrics (session_row, site_key, name, value, updated_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (session_row, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-  );
-  const insertSession = db.prepare(insertSql('performance_sessions', SESSION_COLUMNS));
-  const updateSession = db.prepare(
-    `UPDATE performance_sessions SET updated_at = @updated_at, metrics = @metrics,
-       page_url = coalesce(@page_url, page_url), navigation_type = coalesce(@navigation_type, navigation_type),
-       started_at = coalesce(@started_at, started_at), extra = coalesce(@extra, extra)
-     WHERE site_key = @site_key AND session_id = @session_id`,
-  );
+export const sqlitePerformance = (db: Database, queue: ReportQueue): Pick<PerformanceSessionStore, 'upsert' | 'list' | 'metricCounts'> => {
   const metricCounts = db.prepare<
     [number, number, number, number, string, string, number],
     { samples: number; good: number; needs_improvement: number; poor: number }
@@ -41,27 +23,11 @@ export const sqlitePerformance = (db: Database, write: Write): Pick<PerformanceS
     `SELECT value FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? ORDER BY value LIMIT 1 OFFSET ?`,
   );
 
-  const upsert = (siteKey: string, session: PerformanceSession, context: ReceiveContext) => {
-    const existing = selectSession.get(siteKey, session.session_id);
-    const metrics = existing ? { ...JSON.parse(existing.metrics), ...session.metrics } : session.metrics;
-    const row = toRow(SESSION_COLUMNS, {
-      ...session,
-      metrics,
-      site_key: siteKey,
-      received_at: context.received_at,
-      updated_at: context.received_at,
-      user_agent: context.user_agent,
-    });
-    const result = (existing ? updateSession : insertSession).run(row);
-    const sessionRow = existing ? existing.id : Number(result.lastInsertRowid);
-    for (const [name, metric] of Object.entries(session.metrics)) {
-      upsertMetric.run(sessionRow, siteKey, name, metric.value, context.received_at);
-    }
-  };
-
   const list = pagedList<StoredPerformanceSession>(db, 'performance_sessions', 'updated_at');
   return {
-    upsert: (siteKey, session, context) => write(() => upsert(siteKey, session, context)),
+    async upsert(siteKey, session, context) {
+      await queue.submit({ kind: 'session', siteKey, session, context });
+    },
     async list(siteKey, options) {
       return list(siteKey, options);
     },

@@ -1,0 +1,139 @@
+import { Worker } from 'node:worker_threads';
+import type { Database } from 'better-sqlite3';
+import { createReportWriter, type ReportWrite, type WriteOutcome } from './reportWrites';
+import type { FromWriter, ToWriter, WriterData } from './writerThread';
+
+/**
+ * Where the writer thread's script is: dist/sqliteWriter.js, as rollup emits it from
+ * writerThread.ts (rollup.config.mjs puts its URL here); under vitest, the bundle
+ * collector/testing/buildSqliteWriter.ts makes of the same sources before the tests (vitest.config.ts).
+ */
+declare const __SITEBEACON_SQLITE_WRITER_URL__: string;
+
+/** Report writes, queued and group-committed: each resolves after its commit. */
+export interface ReportQueue {
+  submit(write: ReportWrite): Promise<number>;
+  /** Commits what is queued, then stops. */
+  close(): Promise<void>;
+}
+
+const settle = (outcome: WriteOutcome, resolve: (value: number) => void, reject: (error: unknown) => void) => {
+  if (outcome.ok) return resolve(outcome.value);
+  reject(Object.assign(new Error(outcome.error.message), outcome.error.code ? { code: outcome.error.code } : {}));
+};
+
+/**
+ * The report writes of an SQLite file on the writer thread (writerThread.ts), which has its own
+ * connection (issue 18): the HTTP thread never waits on SQLite for a report. The writes of one turn
+ * of the event loop go over as one message; each write's promise resolves when the thread says its
+ * group has committed, so a 2xx still follows the commit, and a SIGKILL loses nothing acknowledged.
+ * The thread starts at once (a cold start takes a while on a loaded machine: not on the first
+ * report's time), and keeps the process alive only while writes are under way.
+ *
+ * @example
+ * const queue = threadedReportQueue({ file, sync: 'normal', cacheKiB: 16_384 });
+ * await queue.submit({ kind: 'errors', siteKey, reports, context }); // committed here
+ */
+export const threadedReportQueue = (data: WriterData): ReportQueue => {
+  let worker: Worker | undefined;
+  let nextId = 0;
+  const waiting = new Map<number, { resolve: (value: number) => void; reject: (error: unknown) => void }>();
+  let outgoing: Array<[number, ReportWrite]> = [];
+  let scheduled = false;
+
+  const failAll = (error: unknown) => {
+    for (const { reject } of waiting.values()) reject(error);
+    waiting.clear();
+  };
+  const start = () => {
+    const thread = new Worker(new URL(__SITEBEACON_SQLITE_WRITER_URL__), { workerData: data });
+    thread.on('message', (message: FromWriter) => {
+      if (message.type != 'done') return;
+      for (const [id, outcome] of message.outcomes) {
+        const promise = waiting.get(id);
+        waiting.delete(id);
+        if (promise) settle(outcome, promise.resolve, promise.reject);
+      }
+      if (!waiting.size) thread.unref();
+    });
+    thread.unref();
+    thread.on('error', (error) => {
+      if (worker === thread) worker = undefined;
+      failAll(error);
+    });
+    thread.on('exit', () => {
+      if (worker === thread) worker = undefined;
+      failAll(new Error('the SQLite writer thread stopped'));
+    });
+    return thread;
+  };
+  worker = start();
+  const send = () => {
+    scheduled = false;
+    if (!outgoing.length) return;
+    worker ??= start();
+    worker.ref();
+    worker.postMessage({ type: 'writes', writes: outgoing } satisfies ToWriter);
+    outgoing = [];
+  };
+  return {
+    submit(write) {
+      return new Promise<number>((resolve, reject) => {
+        const id = nextId++;
+        waiting.set(id, { resolve, reject });
+        outgoing.push([id, write]);
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(send);
+        }
+      });
+    },
+    async close() {
+      send();
+      const thread = worker;
+      if (!thread) return;
+      worker = undefined;
+      thread.ref();
+      await new Promise<void>((resolve) => {
+        thread.on('message', (message: FromWriter) => message.type == 'closed' && resolve());
+        thread.once('exit', () => resolve());
+        thread.postMessage({ type: 'close' } satisfies ToWriter);
+      });
+      await thread.terminate();
+    },
+  };
+};
+
+/**
+ * The same queue on this thread's connection, for an in-memory database (which another thread
+ * cannot open): the writes of one turn of the event loop in one transaction.
+ *
+ * @example
+ * const queue = inThreadReportQueue(db);
+ */
+export const inThreadReportQueue = (db: Database): ReportQueue => {
+  const writer = createReportWriter(db);
+  let pending: Array<{ write: ReportWrite; resolve: (value: number) => void; reject: (error: unknown) => void }> = [];
+  let scheduled = false;
+  const commit = () => {
+    scheduled = false;
+    const batch = pending;
+    pending = [];
+    if (!batch.length || !db.open) return;
+    writer.commitGroup(batch.map(({ write }) => write)).forEach((outcome, index) => settle(outcome, batch[index]!.resolve, batch[index]!.reject));
+  };
+  return {
+    submit(write) {
+      return new Promise<number>((resolve, reject) => {
+        pending.push({ write, resolve, reject });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(commit);
+        }
+      });
+    },
+    async close() {
+      commit();
+    },
+  };
+};

@@ -1,0 +1,217 @@
+import type { Database } from 'better-sqlite3';
+import type { NewCspReport, NewErrorReport, PerformanceSession, ReceiveContext } from '../../core/records';
+import { COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields } from '../../core/cspCopies';
+import { insertSql, positionalInsertSql, toRow, toValues } from './rows';
+
+const DAY = 86_400_000;
+
+/**
+ * One write of reports, as data: what the store's `errors.insert`, `csp.insert` and
+ * `performance.upsert` hand to the writer (reportQueue.ts), in this thread or the writer thread
+ * (writerThread.ts), which is why it is plain data and not a closure.
+ */
+export type ReportWrite =
+  | { kind: 'errors'; siteKey: string; reports: NewErrorReport[]; context: ReceiveContext }
+  | { kind: 'csp'; siteKey: string; reports: NewCspReport[]; context: ReceiveContext }
+  | { kind: 'session'; siteKey: string; session: PerformanceSession; context: ReceiveContext };
+
+/** A write's outcome: the number its store method resolves to, or the error it rejects with. */
+export type WriteOutcome = { ok: true; value: number } | { ok: false; error: { message: string; code?: string | undefined } };
+
+const ERROR_COLUMNS = [
+  'site_key', 'received_at', 'user_agent', 'error_type', 'error_message', 'error_name', 'stack', 'source_url',
+  'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'extra', 'fingerprint',
+] as const;
+
+/** A CSP report's own fields: what a merged browser report replaces (core/cspCopies.ts). */
+const CSP_REPORT_COLUMNS = [
+  'report_type', 'document_uri', 'referrer', 'violated_directive', 'effective_directive', 'original_policy',
+  'disposition', 'blocked_uri', 'source_file', 'line_number', 'column_number', 'status_code', 'script_sample', 'age',
+  'body', 'extra', 'blocked_host', 'source', 'violation_key',
+] as const;
+const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_REPORT_COLUMNS, 'sources'] as const;
+
+const SESSION_COLUMNS = [
+  'site_key', 'session_id', 'received_at', 'updated_at', 'user_agent', 'page_url', 'navigation_type',
+  'started_at', 'metrics', 'extra',
+] as const;
+
+interface ErrorGroupDelta {
+  siteKey: string;
+  fingerprint: string;
+  day: number;
+  reports: number;
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+  sample: NewErrorReport;
+}
+
+/**
+ * The writes of reports and sessions in SQLite, and the per-day aggregates the summary reads
+ * (`error_groups`, `csp_groups`: reports.ts). The aggregates are folded in memory over a whole group
+ * commit and written once per key at its end (`runGroup`): one upsert per error fingerprint and
+ * day, and per CSP directive, host and day, for the hundreds of reports a commit can hold.
+ *
+ * @example
+ * const writer = createReportWriter(db);
+ * writer.commitGroup([{ kind: 'errors', siteKey, reports, context }]); // [{ ok: true, value: 1 }]
+ */
+export const createReportWriter = (db: Database) => {
+  const insertError = db.prepare(positionalInsertSql('error_reports', ERROR_COLUMNS));
+  const upsertErrorGroup = db.prepare(
+    `INSERT INTO error_groups VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (site_key, fingerprint, day) DO UPDATE SET reports = reports + excluded.reports, count = count + excluded.count,
+       first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen),
+       error_type = excluded.error_type, error_name = excluded.error_name, error_message = excluded.error_message`,
+  );
+  const insertCsp = db.prepare(positionalInsertSql('csp_reports', CSP_COLUMNS));
+  // Copies of one violation (issue 12), through csp_reports_by_violation.
+  const selectCopies = db.prepare<[string, string, number, number], { id: number; sources: string | null }>(
+    'SELECT id, sources FROM csp_reports WHERE site_key = ? AND violation_key = ? AND received_at BETWEEN ? AND ? ORDER BY id',
+  );
+  const updateSources = db.prepare('UPDATE csp_reports SET sources = ? WHERE id = ?');
+  const replaceReport = db.prepare(
+    `UPDATE csp_reports SET ${CSP_REPORT_COLUMNS.map((column) => `"${column}" = ?`).join(', ')}, sources = ? WHERE id = ?`,
+  );
+  const upsertCspGroup = db.prepare(
+    `INSERT INTO csp_groups VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (site_key, directive, blocked_host, day) DO UPDATE SET reports = reports + excluded.reports`,
+  );
+  const selectSession = db.prepare<[string, string], { id: number; metrics: string }>(
+    'SELECT id, metrics FROM performance_sessions WHERE site_key = ? AND session_id = ?',
+  );
+  const upsertMetric = db.prepare(
+    `INSERT INTO performance_metrics (session_row, site_key, name, value, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (session_row, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  );
+  const insertSession = db.prepare(insertSql('performance_sessions', SESSION_COLUMNS));
+  const updateSession = db.prepare(
+    `UPDATE performance_sessions SET updated_at = @updated_at, metrics = @metrics,
+       page_url = coalesce(@page_url, page_url), navigation_type = coalesce(@navigation_type, navigation_type),
+       started_at = coalesce(@started_at, started_at), extra = coalesce(@extra, extra)
+     WHERE site_key = @site_key AND session_id = @session_id`,
+  );
+
+  /** The aggregates of one transaction, keyed by site, group and day. */
+  const newAggregates = () => ({ errors: new Map<string, ErrorGroupDelta>(), csp: new Map<string, [string, string, string, number, number]>() });
+  type Aggregates = ReturnType<typeof newAggregates>;
+
+  const storeErrors = (siteKey: string, reports: NewErrorReport[], context: ReceiveContext, aggregates: Aggregates) => {
+    const day = Math.floor(context.received_at / DAY);
+    for (const report of reports) {
+      insertError.run(toValues(ERROR_COLUMNS, { ...report, site_key: siteKey, received_at: context.received_at, user_agent: context.user_agent }));
+      const key = `${siteKey}\n${report.fingerprint}\n${day}`;
+      const group = aggregates.errors.get(key);
+      if (group) {
+        group.reports += 1;
+        group.count += report.count ?? 1;
+        group.firstSeen = Math.min(group.firstSeen, context.received_at);
+        group.lastSeen = Math.max(group.lastSeen, context.received_at);
+        // The last report's type, name and message, as one upsert per report would leave them.
+        group.sample = report;
+      } else {
+        aggregates.errors.set(key, {
+          siteKey, fingerprint: report.fingerprint, day, reports: 1, count: report.count ?? 1,
+          firstSeen: context.received_at, lastSeen: context.received_at, sample: report,
+        });
+      }
+    }
+    return reports.length;
+  };
+
+  /** Merges `report` into a stored copy of its violation, if there is one to merge into; true if merged. */
+  const mergeCopy = (siteKey: string, report: NewCspReport, receivedAt: number) => {
+    if (!report.violation_key || !report.source) return false;
+    const candidates = selectCopies
+      .all(siteKey, report.violation_key, receivedAt - COPY_WINDOW_MS, receivedAt + COPY_WINDOW_MS)
+      .map((row) => ({ id: row.id, sources: JSON.parse(row.sources ?? '[]') as string[] }));
+    const target = copyToMergeInto(candidates, report.source);
+    if (!target) return false;
+    const sources = JSON.stringify([...target.sources, report.source]);
+    if (replacesStoredFields(report.source)) replaceReport.run(...toValues(CSP_REPORT_COLUMNS, { ...report }), sources, target.id);
+    else updateSources.run(sources, target.id);
+    return true;
+  };
+
+  const storeCsp = (siteKey: string, reports: NewCspReport[], context: ReceiveContext, aggregates: Aggregates) => {
+    const day = Math.floor(context.received_at / DAY);
+    let stored = 0;
+    for (const report of reports) {
+      if (mergeCopy(siteKey, report, context.received_at)) continue;
+      stored += 1;
+      insertCsp.run(
+        toValues(CSP_COLUMNS, {
+          ...report, site_key: siteKey, received_at: context.received_at, user_agent: context.user_agent,
+          sources: report.source ? [report.source] : undefined,
+        }),
+      );
+      if (report.report_type != 'csp-violation' || !report.effective_directive) continue;
+      const key = `${siteKey}\n${report.effective_directive}\n${report.blocked_host}\n${day}`;
+      const group = aggregates.csp.get(key);
+      if (group) group[4] += 1;
+      else aggregates.csp.set(key, [siteKey, report.effective_directive, report.blocked_host, day, 1]);
+    }
+    return stored;
+  };
+
+  const upsertSession = (siteKey: string, session: PerformanceSession, context: ReceiveContext) => {
+    const existing = selectSession.get(siteKey, session.session_id);
+    const metrics = existing ? { ...JSON.parse(existing.metrics), ...session.metrics } : session.metrics;
+    const row = toRow(SESSION_COLUMNS, {
+      ...session,
+      metrics,
+      site_key: siteKey,
+      received_at: context.received_at,
+      updated_at: context.received_at,
+      user_agent: context.user_agent,
+    });
+    const result = (existing ? updateSession : insertSession).run(row);
+    const sessionRow = existing ? existing.id : Number(result.lastInsertRowid);
+    for (const [name, metric] of Object.entries(session.metrics)) {
+      upsertMetric.run(sessionRow, siteKey, name, metric.value, context.received_at);
+    }
+    return 1;
+  };
+
+  const flushAggregates = ({ errors, csp }: Aggregates) => {
+    for (const { siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample } of errors.values()) {
+      upsertErrorGroup.run(siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample.error_type, sample.error_name ?? null, sample.error_message);
+    }
+    for (const values of csp.values()) upsertCspGroup.run(values);
+  };
+
+  const run = (write: ReportWrite, aggregates: Aggregates): number =>
+    write.kind == 'errors'
+      ? storeErrors(write.siteKey, write.reports, write.context, aggregates)
+      : write.kind == 'csp'
+        ? storeCsp(write.siteKey, write.reports, write.context, aggregates)
+        : upsertSession(write.siteKey, write.session, write.context);
+
+  /** Runs `writes` in one transaction (BEGIN IMMEDIATE: groupCommit.ts says why); throws, rolled back, if one fails. */
+  const runGroup = db.transaction((writes: readonly ReportWrite[]) => {
+    const aggregates = newAggregates();
+    const values = writes.map((write) => run(write, aggregates));
+    flushAggregates(aggregates);
+    return values;
+  });
+
+  /**
+   * Group commit of `writes`: one transaction for all; when it fails, each write alone, so only
+   * the one that fails fails. Each outcome is known only after its commit.
+   */
+  const commitGroup = (writes: readonly ReportWrite[]): WriteOutcome[] => {
+    try {
+      return runGroup.immediate(writes).map((value) => ({ ok: true, value }));
+    } catch {
+      return writes.map((write) => {
+        try {
+          return { ok: true, value: runGroup.immediate([write])[0]! };
+        } catch (error) {
+          return { ok: false, error: { message: (error as Error)?.message ?? String(error), code: (error as { code?: string })?.code } };
+        }
+      });
+    }
+  };
+  return { commitGroup };
+};
