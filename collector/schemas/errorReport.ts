@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { MAX_ERROR_REPORTS_PER_REQUEST, type WireErrorReport } from '../../beacon/lib/wire';
 import type { ErrorReport } from '../core/records';
 import { describeIssues } from './describeIssues';
+import { fastErrorReports } from './errorReportFastPath';
 import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra, withReservedFields } from './fields';
 
 const knownFields = {
@@ -35,27 +36,37 @@ const ErrorReportArraySchema = v.pipe(
   v.maxLength(MAX_ERROR_REPORTS_PER_REQUEST, `an array holds at most ${MAX_ERROR_REPORTS_PER_REQUEST} reports`),
 );
 
+/** One report or an array of them, judged by valibot (ErrorReportsValibotSchema). */
+const judged = ({ dataset, addIssue, NEVER }: v.RawTransformContext<unknown>) => {
+  const parsed = Array.isArray(dataset.value)
+    ? v.safeParse(ErrorReportArraySchema, dataset.value)
+    : v.safeParse(SingleErrorReportSchema, dataset.value);
+  if (parsed.success) {
+    const items: unknown[] = Array.isArray(dataset.value) ? dataset.value : [dataset.value];
+    return parsed.output.map((report, index) => withReservedFields(report, items[index]));
+  }
+  for (const issue of parsed.issues) addIssue({ message: describeIssues([issue]) });
+  return NEVER;
+};
+
 /**
- * What the error endpoints accept: one report, or an array of 1 to MAX_ERROR_REPORTS_PER_REQUEST (50), as an array. The shape is
- * chosen first, so a bad field in an array is named by its index. Fields named `constructor` or
- * `prototype` go to `extra` too (issue 11, class 4).
+ * What the error endpoints accept, judged by valibot: one report, or an array of 1 to
+ * MAX_ERROR_REPORTS_PER_REQUEST (50), as an array. The shape is chosen first, so a bad field in an
+ * array is named by its index. Fields named `constructor` or `prototype` go to `extra` too (issue
+ * 11, class 4). The reference ErrorReportsSchema's fast path is checked against.
+ */
+export const ErrorReportsValibotSchema = v.pipe(v.unknown(), v.rawTransform(judged));
+
+/**
+ * What the error endpoints accept (ErrorReportsValibotSchema): the common shape in one pass
+ * (errorReportFastPath.ts, issue 18), anything else through valibot, which also says what is wrong.
  *
  * @example
  * v.parse(ErrorReportsSchema, { error_type: 'javascript_error', error_message: 'x is not defined' }) // [ {...} ]
  */
 export const ErrorReportsSchema = v.pipe(
   v.unknown(),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const parsed = Array.isArray(dataset.value)
-      ? v.safeParse(ErrorReportArraySchema, dataset.value)
-      : v.safeParse(SingleErrorReportSchema, dataset.value);
-    if (parsed.success) {
-      const items: unknown[] = Array.isArray(dataset.value) ? dataset.value : [dataset.value];
-      return parsed.output.map((report, index) => withReservedFields(report, items[index]));
-    }
-    for (const issue of parsed.issues) addIssue({ message: describeIssues([issue]) });
-    return NEVER;
-  }),
+  v.rawTransform((context: v.RawTransformContext<unknown>) => fastErrorReports(context.dataset.value) ?? judged(context)),
 );
 
 /** Compile-time: every report the beacon can send (the wire format) is one this schema accepts. */

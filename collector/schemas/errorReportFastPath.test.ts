@@ -1,0 +1,93 @@
+// The error reports' fast path (issue 18) against the valibot schema it stands in for: on any JSON
+// it either steps aside or gives exactly valibot's output, and the schema the endpoints use answers
+// every input as valibot alone does.
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import * as v from 'valibot';
+import { expect, test } from 'vitest';
+import { errorReport } from '../../bench/ingest.mjs';
+import { ErrorReportsSchema, ErrorReportsValibotSchema } from './errorReport';
+import { fastErrorReports } from './errorReportFastPath';
+
+const KNOWN = ['error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp', 'session_id', 'count'];
+
+/** Values around every bound the schema has: lengths, integer ranges, types. */
+const fieldValue = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.constantFrom('', 'javascript_error', 'x'.repeat(64), 'x'.repeat(65), 'y'.repeat(129), 'z'.repeat(201), 'm'.repeat(2001), 's'.repeat(2049)),
+  fc.integer(),
+  fc.constantFrom(0, -1, 1, 2 ** 31, 2 ** 31 + 1, 1_000_000, 1_000_001, 1.5, -0, 1e300),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+const key = fc.oneof(
+  fc.constantFrom(...KNOWN),
+  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'extra', 'fingerprint'),
+  fc.string({ maxLength: 12 }),
+);
+/** A JSON object as text: any keys (reserved and repeated ones too), then parsed as the collector parses it. */
+const reportText = fc
+  .tuple(
+    fc.record({ error_type: fieldValue, error_message: fieldValue }, { requiredKeys: [] }),
+    fc.array(fc.tuple(key, fc.oneof(fieldValue, fc.constant('e'.repeat(5000)))), { maxLength: 8 }),
+  )
+  .map(([required, entries]) =>
+    `{${[...Object.entries(required), ...entries].map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',')}}`,
+  );
+/** Mostly valid reports, so that the fast path is taken often: the beacon's fields with arbitrary extras. */
+const likelyValid = fc
+  .tuple(fc.nat(100), fc.array(fc.tuple(key, fieldValue), { maxLength: 3 }))
+  .map(([i, entries]) => JSON.stringify({ ...errorReport(i), ...Object.fromEntries(entries.filter(([name]) => !['__proto__'].includes(name))) }));
+/**
+ * Node's deep strict equality: prototypes (null ones, of `extra`) and own keys. Vitest's
+ * toStrictEqual compares `.constructor`, which is an own field of a null-prototype `extra` that
+ * carries one ({"constructor": {...}}), so two equal copies would differ.
+ */
+const expectSame = (actual: unknown, expected: unknown) =>
+  expect(isDeepStrictEqual(actual, expected), `${JSON.stringify(actual)}\n!=\n${JSON.stringify(expected)}`).toBe(true);
+
+const body = fc.oneof(
+  reportText,
+  likelyValid,
+  fc.array(fc.oneof(reportText, likelyValid), { maxLength: 52 }).map((items) => `[${items.join(',')}]`),
+  fc.jsonValue().map((value) => JSON.stringify(value)),
+);
+
+test('on any JSON the fast path steps aside or gives exactly what valibot gives', () => {
+  let fast = 0;
+  fc.assert(
+    fc.property(body, (text) => {
+      const input = JSON.parse(text);
+      const reference = v.safeParse(ErrorReportsValibotSchema, input);
+      const shortcut = fastErrorReports(JSON.parse(text));
+      if (shortcut) {
+        fast++;
+        expect(reference.success).toBe(true);
+        expectSame(shortcut, reference.output);
+      }
+      // The endpoints' schema answers as valibot alone does, issues included.
+      const served = v.safeParse(ErrorReportsSchema, JSON.parse(text));
+      expect(served.success).toBe(reference.success);
+      if (served.success) expectSame(served.output, reference.output);
+      else expect(served.issues.map((issue) => issue.message)).toEqual(reference.issues!.map((issue) => issue.message));
+    }),
+    { numRuns: 2000, seed: 20261123 },
+  );
+  // Not a vacuous pass: the fast path answered a good share of the inputs.
+  expect(fast).toBeGreaterThan(200);
+});
+
+test('what the beacon and the bench send takes the fast path; reserved keys and bad fields do not', () => {
+  expect(fastErrorReports(errorReport(1))).toHaveLength(1);
+  expect(fastErrorReports(Array.from({ length: 50 }, (_, i) => errorReport(i)))).toHaveLength(50);
+  expectSame(fastErrorReports({ error_type: 'js', error_message: 'm', kind: 'custom' }), [
+    { error_type: 'js', error_message: 'm', extra: Object.assign(Object.create(null), { kind: 'custom' }) },
+  ]);
+  expect(fastErrorReports(JSON.parse('{"error_type":"js","error_message":"m","constructor":"MyError"}'))).toBeUndefined();
+  expect(fastErrorReports({ error_type: 'js', error_message: 'm', line: -1 })).toBeUndefined();
+  expect(fastErrorReports({ error_type: '', error_message: 'm' })).toBeUndefined();
+  expect(fastErrorReports(Array.from({ length: 51 }, (_, i) => errorReport(i)))).toBeUndefined();
+  expect(fastErrorReports([])).toBeUndefined();
+});
