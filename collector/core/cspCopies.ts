@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { CspReport, CspSource } from './records';
 
 export type { CspSource };
@@ -33,7 +33,7 @@ export const violationKeyOf = (report: CspReport): string | undefined => {
   // column 1 where its own report gives neither (the cross-browser suite, e2e/browsers).
   const line = report.line_number ?? 0;
   const parts = [report.document_uri, report.effective_directive, report.blocked_uri ?? '', line, line ? (report.column_number ?? 0) : 0];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
+  return hash('sha256', JSON.stringify(parts), 'hex').slice(0, 16);
 };
 
 /**
@@ -84,8 +84,5 @@ export const REPEAT_WINDOW_MS = 3_000;
  */
 export const repeatKeyOf = (siteKey: string, report: CspReport & { violation_key?: string | undefined }, client: string) =>
   report.violation_key && report.source
-    ? createHash('sha256')
-        .update(JSON.stringify([siteKey, report.violation_key, report.source, report.original_policy ?? '', report.disposition ?? '', client]))
-        .digest('hex')
-        .slice(0, 16)
+    ? hash('sha256', JSON.stringify([siteKey, report.violation_key, report.source, report.original_policy ?? '', report.disposition ?? '', client]), 'hex').slice(0, 16)
     : undefined;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ErrorReport } from './records';
 
 /** The first stack frame that names a location: "at fn (url:line:col)" (V8) or "fn@url:line:col" (Gecko, WebKit). */
@@ -19,8 +19,6 @@ export const fingerprintOf = (report: Pick<ErrorReport, 'error_type' | 'error_na
     .replace(/\d+/g, '<n>');
   const frame = report.stack ? FRAME.exec(report.stack) : null;
   const location = frame ? `${frame[1] ?? frame[2] ?? ''} ${frame[3]!.split(/[?#]/)[0]}` : (report.source_url ?? '').split(/[?#]/)[0];
-  return createHash('sha256')
-    .update([report.error_type, report.error_name ?? '', message, location].join('\n'))
-    .digest('hex')
-    .slice(0, 16);
+  // crypto.hash(): one call, a third of createHash().update().digest()'s time on short input (issue 18).
+  return hash('sha256', [report.error_type, report.error_name ?? '', message, location].join('\n'), 'hex').slice(0, 16);
 };

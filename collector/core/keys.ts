@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /**
  * Public site keys: 24 hex characters (96 random bits), unguessable so one site cannot write into
@@ -24,7 +24,7 @@ export const newApiKey = () => `sbk_${randomBytes(24).toString('base64url')}`;
  * @example
  * hashApiKey('sbk_…') // 64 hex characters
  */
-export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+export const hashApiKey = (key: string) => hash('sha256', key, 'hex');
 
 /** Agent tokens carry their agent's id, so a request needs no second header: `sba_<id>_<secret>`. */
 export const AGENT_TOKEN = /^sba_(agt_[0-9a-f]{16})_([\w-]{43})$/;
