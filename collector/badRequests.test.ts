@@ -53,6 +53,7 @@ const cases: Array<[string, () => Promise<Response>, number, string]> = [
     [`${endpoint}: an empty body`, () => send(endpoint, ''), 400, 'invalid_json'],
     [`${endpoint}: invalid UTF-8`, () => send(endpoint, new Uint8Array([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d])), 400, 'invalid_json'],
     [`${endpoint}: JSON nested 10,000 deep`, () => send(endpoint, nested(10_000)), 400, 'invalid_json'],
+    [`${endpoint}: JSON nested 33 deep, one over the limit`, () => send(endpoint, nested(32)), 400, 'invalid_json'],
     [`${endpoint}: a body over 64 KiB`, () => send(endpoint, json({ ...valid[endpoint], pad: 'x'.repeat(70_000) })), 413, 'payload_too_large'],
     [`${endpoint}: a chunked body over 64 KiB`, () => send(endpoint, chunked(80_000)), 413, 'payload_too_large'],
     [`${endpoint}: a form post`, () => send(endpoint, 'a=1', { headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type'],
@@ -112,6 +113,11 @@ test.each(cases)('%s: %i %s, nothing stored', async (_name, request, status, cod
 
 test('after all of them the collector still serves', async () => {
   for (const endpoint of endpoints) expect((await send(endpoint, json(valid[endpoint]), { headers: { origin: shop } })).status).toBe(202);
+});
+
+test('JSON nested 32 deep, the limit, is read', async () => {
+  const response = await send('error', nested(31), { headers: { origin: shop } });
+  expect(response.status).toBe(202);
 });
 
 test('brackets inside strings are not nesting: a message full of them is accepted', async () => {

@@ -7,25 +7,35 @@ import { continueIfExpected } from './expectContinue';
 /** Largest request body the collector reads (../shared/design.md: 413 above 64 KiB), from the wire format. */
 export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
-/** No report nests deeper; deeper JSON is refused before parsing (and before anything recursive sees it). */
+/** No report nests deeper; deeper JSON is refused (400) before anything recursive sees it. */
 export const MAX_JSON_DEPTH = 32;
 
-/** The deepest nesting of arrays and objects in JSON text, strings skipped. One linear pass. */
-export const jsonDepth = (text: string) => {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text.charCodeAt(index);
-    if (inString) {
-      if (char == 92 /* \\ */) index++;
-      else if (char == 34 /* " */) inString = false;
-    } else if (char == 34) inString = true;
-    else if (char == 91 /* [ */ || char == 123 /* { */) deepest = Math.max(deepest, ++depth);
-    else if (char == 93 /* ] */ || char == 125 /* } */) depth--;
+/**
+ * Whether parsed JSON nests arrays and objects deeper than `limit`: a walk with a stack of its
+ * own, never recursion. After JSON.parse, which V8 runs without recursion whatever the depth, it
+ * visits each value once, where a pass over the text visited each character (issue 18: a fifth of
+ * reading a batch of reports).
+ *
+ * @example
+ * nestsDeeper(JSON.parse('[[[1]]]'), 2); // true
+ */
+export const nestsDeeper = (value: unknown, limit: number) => {
+  if (typeof value != 'object' || value === null) return false;
+  if (limit < 1) return true;
+  const stack: Array<[object, number]> = [[value, 1]];
+  while (stack.length) {
+    const [container, depth] = stack.pop()!;
+    for (const child of Array.isArray(container) ? container : Object.values(container)) {
+      if (typeof child != 'object' || child === null) continue;
+      if (depth + 1 > limit) return true;
+      stack.push([child, depth + 1]);
+    }
   }
-  return deepest;
+  return false;
 };
+
+/** Refuses bytes that are not UTF-8; stateless between calls (no `stream`), so one serves every request. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** `fetch` sends the spec's JSON type; `sendBeacon` sends a string as text/plain. */
 export const JSON_MEDIA_TYPES = ['application/json', 'text/plain'];
@@ -118,16 +128,18 @@ export const readJsonBody = async (
   if (bytes.byteLength == 0) throw apiError(400, 'invalid_json', 'the body is empty');
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw apiError(400, 'invalid_json', 'the body is not valid UTF-8');
   }
-  if (jsonDepth(text) > MAX_JSON_DEPTH) {
-    throw apiError(400, 'invalid_json', `the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
-  }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw apiError(400, 'invalid_json', `the body is not valid JSON: ${(error as Error).message}`);
   }
+  if (nestsDeeper(value, MAX_JSON_DEPTH)) {
+    throw apiError(400, 'invalid_json', `the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  return value;
 };
