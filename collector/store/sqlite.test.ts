@@ -106,3 +106,35 @@ test("a write that reads before it writes is not failed by another process's com
   other.close();
   db.close();
 });
+
+test("a site changed through another connection is seen from the next turn of the event loop on; this store's own changes at once", async () => {
+  const store = createSqliteStore({ file });
+  await store.sites.put({ site_key: 'shop', name: 'Shop', allowed_origins: ['https://a.example'] });
+  expect((await store.sites.get('shop'))!.allowed_origins).toEqual(['https://a.example']);
+  // Another process (the CLI) changes the site and rotates another one's key.
+  await store.sites.put({ site_key: 'blog', name: 'Blog', allowed_origins: [] });
+  expect(await store.sites.get('blog')).toBeDefined();
+  const other = createSqliteStore({ file });
+  await other.sites.put({ site_key: 'shop', name: 'Shop', allowed_origins: ['https://b.example'] });
+  await other.sites.rotateKey('blog', 'blog2');
+  await other.close();
+  await new Promise((resolve) => setImmediate(resolve));
+  expect((await store.sites.get('shop'))!.allowed_origins).toEqual(['https://b.example']);
+  expect(await store.sites.get('blog')).toBeUndefined();
+  // Its own change, within the same turn.
+  await store.sites.put({ site_key: 'shop', name: 'Shop', allowed_origins: ['https://c.example'] });
+  expect((await store.sites.get('shop'))!.allowed_origins).toEqual(['https://c.example']);
+  await store.close();
+});
+
+test('a key rotation comes after the reports submitted before it, which stay with the site', async () => {
+  const store = createSqliteStore({ file });
+  await store.sites.put({ site_key: 'shop', name: 'Shop', allowed_origins: [] });
+  const seed = seedStore(store);
+  const inserted = seed.insertErrors('shop', [{ error_type: 'js', error_message: 'before the rotation' }]);
+  const rotated = store.sites.rotateKey('shop', 'shop2');
+  await expect(inserted).resolves.toBe(1);
+  await rotated;
+  expect((await store.errors.list('shop2')).data.map((report) => report.error_message)).toEqual(['before the rotation']);
+  await store.close();
+});

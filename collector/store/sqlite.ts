@@ -38,7 +38,7 @@ export const createSqliteStore = ({ file, sync = 'normal' }: SqliteOptions): Sto
   const reports = sqliteReports(db, queue);
   const reads = sqliteReportReads(db);
   return {
-    ...sqliteSites(db, write),
+    ...sqliteSites(db, write, async () => void (await queue.submit({ kind: 'barrier' }))),
     errors: { ...reports.errors, ...reads.errors },
     csp: { ...reports.csp, ...reads.csp },
     performance: { ...sqlitePerformance(db, queue), ...sqlitePerformanceReads(db) },

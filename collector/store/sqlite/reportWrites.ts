@@ -13,7 +13,9 @@ const DAY = 86_400_000;
 export type ReportWrite =
   | { kind: 'errors'; siteKey: string; reports: NewErrorReport[]; context: ReceiveContext }
   | { kind: 'csp'; siteKey: string; reports: NewCspReport[]; context: ReceiveContext }
-  | { kind: 'session'; siteKey: string; session: PerformanceSession; context: ReceiveContext };
+  | { kind: 'session'; siteKey: string; session: PerformanceSession; context: ReceiveContext }
+  /** Writes nothing: resolves once every write queued before it has committed. */
+  | { kind: 'barrier' };
 
 /** A write's outcome: the number its store method resolves to, or the error it rejects with. */
 export type WriteOutcome = { ok: true; value: number } | { ok: false; error: { message: string; code?: string | undefined } };
@@ -186,7 +188,9 @@ export const createReportWriter = (db: Database) => {
       ? storeErrors(write.siteKey, write.reports, write.context, aggregates)
       : write.kind == 'csp'
         ? storeCsp(write.siteKey, write.reports, write.context, aggregates)
-        : upsertSession(write.siteKey, write.session, write.context);
+        : write.kind == 'session'
+          ? upsertSession(write.siteKey, write.session, write.context)
+          : 0;
 
   /** Runs `writes` in one transaction (BEGIN IMMEDIATE: groupCommit.ts says why); throws, rolled back, if one fails. */
   const runGroup = db.transaction((writes: readonly ReportWrite[]) => {
