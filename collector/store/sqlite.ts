@@ -29,12 +29,16 @@ export interface SqliteOptions {
  * const store = createSqliteStore({ file: './data/sitebeacon.db' });
  */
 export const createSqliteStore = ({ file, sync = 'normal' }: SqliteOptions): Store => {
-  // This connection reads, and writes what is not a report: room for the indexes' hot pages.
-  const db = openConnection(file, { sync, cacheKiB: 65_536 });
+  // Page caches, part of the collector's memory (issue 18: 128 MB at most): this connection reads,
+  // and writes what is not a report; while reports are written, each of its reads after a commit of
+  // the writer thread re-reads its pages anyway (SQLite resets a connection's cache when another
+  // one has written). The writer's cache holds the pages its inserts touch: the tables' and the
+  // indexes' last pages.
+  const db = openConnection(file, { sync, cacheKiB: 16_384 });
   migrate(db);
   const { write, flush } = createGroupCommit(db);
   // The writer thread opens the file after the migrations, on a connection of its own.
-  const queue = file == ':memory:' ? inThreadReportQueue(db) : threadedReportQueue({ file, sync, cacheKiB: 16_384 });
+  const queue = file == ':memory:' ? inThreadReportQueue(db) : threadedReportQueue({ file, sync, cacheKiB: 8_192 });
   const reports = sqliteReports(db, queue);
   const reads = sqliteReportReads(db);
   return {

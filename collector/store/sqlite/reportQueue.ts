@@ -46,7 +46,10 @@ export const threadedReportQueue = (data: WriterData): ReportQueue => {
     waiting.clear();
   };
   const start = () => {
-    const thread = new Worker(new URL(__SITEBEACON_SQLITE_WRITER_URL__), { workerData: data });
+    // A young generation of 6 MiB instead of V8's 48 (issue 18: the collector's memory, 128 MB at
+    // most): the thread's objects live for one commit; measured, it costs ~4 us of CPU per batched
+    // report in more frequent scavenges, and saves ~28 MB.
+    const thread = new Worker(new URL(__SITEBEACON_SQLITE_WRITER_URL__), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 6 } });
     thread.on('message', (message: FromWriter) => {
       if (message.type != 'done') return;
       for (const [id, outcome] of message.outcomes) {
