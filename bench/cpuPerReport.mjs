@@ -133,9 +133,11 @@ const table = Object.fromEntries(
     label,
     {
       'µs CPU/report (median)': Number(median(results.map((r) => r.usPerReport)).toFixed(1)),
+      // The least disturbed run: on a shared machine other processes only ever add to it.
+      'min': Number(Math.min(...results.map((r) => r.usPerReport)).toFixed(1)),
       'µs CPU/request': Number(median(results.map((r) => r.usPerRequest)).toFixed(1)),
       'µs main thread/report': Number(median(results.map((r) => r.mainUsPerReport)).toFixed(1)),
-      'µs/report, all runs': results.map((r) => r.usPerReport.toFixed(1)).join(' '),
+      'main min': Number(Math.min(...results.map((r) => r.mainUsPerReport)).toFixed(1)),
       'reports/s (load-dependent)': Math.round(median(results.map((r) => r.reportsPerSecond))),
       'p99 ms': median(results.map((r) => r.p99Ms)),
       'RSS MB': Math.round(median(results.map((r) => r.rssMb))),
