@@ -12,7 +12,7 @@
 // machine's load then falls on both. Prints, per build and scenario, the median µs of collector
 // CPU per report and per request, reports/s of the run (load-dependent: a caveat, not a figure),
 // p99, and the collector's RSS after the run.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -41,11 +41,22 @@ const nodeOptions = values['node-option'] ?? [];
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 /** utime + stime of the whole process (every thread), in µs; of its main (HTTP) thread with `mainOnly`. */
-const cpuMicros = (pid, mainOnly = false) => {
-  const stat = readFileSync(mainOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
+const cpuMicros = (pid, mainOnly = false, tid = mainOnly ? pid : undefined) => {
+  const stat = readFileSync(tid !== undefined ? `/proc/${pid}/task/${tid}/stat` : `/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
 };
+/** utime + stime of each thread of the process, in µs, by thread id. */
+const threadMicros = (pid) =>
+  new Map(
+    readdirSync(`/proc/${pid}/task`).map((tid) => {
+      try {
+        return [tid, cpuMicros(pid, false, tid)];
+      } catch {
+        return [tid, 0]; // the thread ended
+      }
+    }),
+  );
 const statusKb = (pid, name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
 const scenarios = {
@@ -80,15 +91,19 @@ const measure = async (cli, scenarioName, extraArgs) => {
     const pid = server.child.pid;
     const before = cpuMicros(pid);
     const mainBefore = cpuMicros(pid, true);
+    const threadsBefore = threadMicros(pid);
     const started = performance.now();
     const result = await drive(server.url, scenario, scenario.amount);
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuMicros(pid) - before;
     const mainCpu = cpuMicros(pid, true) - mainBefore;
+    // The busiest thread besides the main one: the SQLite writer thread, when there is one.
+    const otherCpu = Math.max(0, ...[...threadMicros(pid)].filter(([tid]) => tid != String(pid)).map(([tid, micros]) => micros - (threadsBefore.get(tid) ?? 0)));
     const ok = result['2xx'];
     return {
       usPerReport: cpu / (ok * scenario.perRequest),
       mainUsPerReport: mainCpu / (ok * scenario.perRequest),
+      otherUsPerReport: otherCpu / (ok * scenario.perRequest),
       usPerRequest: cpu / ok,
       reportsPerSecond: (ok * scenario.perRequest) / seconds,
       p99Ms: result.latency.p99,
@@ -124,7 +139,7 @@ for (let run = 0; run < Number(values.runs); run++) {
       const label = `${build.cli}${build.serveArgs.length ? ` ${build.serveArgs.join(' ')}` : ''} | ${name}`;
       const result = await measure(build.cli, name, build.serveArgs);
       (runs[label] ??= []).push(result);
-      if (!values.json) console.error(`run ${run + 1}: ${label}: ${result.usPerReport.toFixed(1)} µs/report (main thread ${result.mainUsPerReport.toFixed(1)}), ${Math.round(result.reportsPerSecond)} reports/s, p99 ${result.p99Ms} ms, failed ${result.failed}`);
+      if (!values.json) console.error(`run ${run + 1}: ${label}: ${result.usPerReport.toFixed(1)} µs/report (main thread ${result.mainUsPerReport.toFixed(1)}, busiest other ${result.otherUsPerReport.toFixed(1)}), ${Math.round(result.reportsPerSecond)} reports/s, p99 ${result.p99Ms} ms, failed ${result.failed}`);
     }
   }
 }
@@ -138,6 +153,7 @@ const table = Object.fromEntries(
       'µs CPU/request': Number(median(results.map((r) => r.usPerRequest)).toFixed(1)),
       'µs main thread/report': Number(median(results.map((r) => r.mainUsPerReport)).toFixed(1)),
       'main min': Number(Math.min(...results.map((r) => r.mainUsPerReport)).toFixed(1)),
+      'µs busiest other thread/report': Number(median(results.map((r) => r.otherUsPerReport)).toFixed(1)),
       'reports/s (load-dependent)': Math.round(median(results.map((r) => r.reportsPerSecond))),
       'p99 ms': median(results.map((r) => r.p99Ms)),
       'RSS MB': Math.round(median(results.map((r) => r.rssMb))),

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
-import type { NewCspReport, NewErrorReport, PerformanceSession, ReceiveContext } from '../../core/records';
+import type { NewCspReport, PerformanceSession, ReceiveContext } from '../../core/records';
 import { COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields } from '../../core/cspCopies';
+import { ERROR_ROW, ERROR_ROW_COLUMNS, type ErrorRow } from './errorRows';
 import { insertSql, positionalInsertSql, toRow, toValues } from './rows';
 
 const DAY = 86_400_000;
@@ -11,7 +12,7 @@ const DAY = 86_400_000;
  * (writerThread.ts), which is why it is plain data and not a closure.
  */
 export type ReportWrite =
-  | { kind: 'errors'; siteKey: string; reports: NewErrorReport[]; context: ReceiveContext }
+  | { kind: 'errors'; siteKey: string; rows: ErrorRow[]; context: ReceiveContext }
   | { kind: 'csp'; siteKey: string; reports: NewCspReport[]; context: ReceiveContext }
   | { kind: 'session'; siteKey: string; session: PerformanceSession; context: ReceiveContext }
   /** Writes nothing: resolves once every write queued before it has committed. */
@@ -20,10 +21,7 @@ export type ReportWrite =
 /** A write's outcome: the number its store method resolves to, or the error it rejects with. */
 export type WriteOutcome = { ok: true; value: number } | { ok: false; error: { message: string; code?: string | undefined } };
 
-const ERROR_COLUMNS = [
-  'site_key', 'received_at', 'user_agent', 'error_type', 'error_message', 'error_name', 'stack', 'source_url',
-  'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'extra', 'fingerprint',
-] as const;
+const ERROR_COLUMNS = ['site_key', 'received_at', 'user_agent', ...ERROR_ROW_COLUMNS] as const;
 
 /** A CSP report's own fields: what a merged browser report replaces (core/cspCopies.ts). */
 const CSP_REPORT_COLUMNS = [
@@ -46,7 +44,7 @@ interface ErrorGroupDelta {
   count: number;
   firstSeen: number;
   lastSeen: number;
-  sample: NewErrorReport;
+  sample: ErrorRow;
 }
 
 /**
@@ -99,27 +97,27 @@ export const createReportWriter = (db: Database) => {
   const newAggregates = () => ({ errors: new Map<string, ErrorGroupDelta>(), csp: new Map<string, [string, string, string, number, number]>() });
   type Aggregates = ReturnType<typeof newAggregates>;
 
-  const storeErrors = (siteKey: string, reports: NewErrorReport[], context: ReceiveContext, aggregates: Aggregates) => {
+  const storeErrors = (siteKey: string, rows: ErrorRow[], context: ReceiveContext, aggregates: Aggregates) => {
     const day = Math.floor(context.received_at / DAY);
-    for (const report of reports) {
-      insertError.run(toValues(ERROR_COLUMNS, { ...report, site_key: siteKey, received_at: context.received_at, user_agent: context.user_agent }));
-      const key = `${siteKey}\n${report.fingerprint}\n${day}`;
+    const userAgent = context.user_agent ?? null;
+    for (const row of rows) {
+      insertError.run(siteKey, context.received_at, userAgent, ...row);
+      const fingerprint = row[ERROR_ROW.fingerprint] as string;
+      const count = (row[ERROR_ROW.count] as number | null) ?? 1;
+      const key = `${siteKey}\n${fingerprint}\n${day}`;
       const group = aggregates.errors.get(key);
       if (group) {
         group.reports += 1;
-        group.count += report.count ?? 1;
+        group.count += count;
         group.firstSeen = Math.min(group.firstSeen, context.received_at);
         group.lastSeen = Math.max(group.lastSeen, context.received_at);
         // The last report's type, name and message, as one upsert per report would leave them.
-        group.sample = report;
+        group.sample = row;
       } else {
-        aggregates.errors.set(key, {
-          siteKey, fingerprint: report.fingerprint, day, reports: 1, count: report.count ?? 1,
-          firstSeen: context.received_at, lastSeen: context.received_at, sample: report,
-        });
+        aggregates.errors.set(key, { siteKey, fingerprint, day, reports: 1, count, firstSeen: context.received_at, lastSeen: context.received_at, sample: row });
       }
     }
-    return reports.length;
+    return rows.length;
   };
 
   /** Merges `report` into a stored copy of its violation, if there is one to merge into; true if merged. */
@@ -178,14 +176,14 @@ export const createReportWriter = (db: Database) => {
 
   const flushAggregates = ({ errors, csp }: Aggregates) => {
     for (const { siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample } of errors.values()) {
-      upsertErrorGroup.run(siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample.error_type, sample.error_name ?? null, sample.error_message);
+      upsertErrorGroup.run(siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample[ERROR_ROW.type], sample[ERROR_ROW.name], sample[ERROR_ROW.message]);
     }
     for (const values of csp.values()) upsertCspGroup.run(values);
   };
 
   const run = (write: ReportWrite, aggregates: Aggregates): number =>
     write.kind == 'errors'
-      ? storeErrors(write.siteKey, write.reports, write.context, aggregates)
+      ? storeErrors(write.siteKey, write.rows, write.context, aggregates)
       : write.kind == 'csp'
         ? storeCsp(write.siteKey, write.reports, write.context, aggregates)
         : write.kind == 'session'

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { StoredCspReport, StoredErrorReport } from '../../core/records';
 import type { CspGroup, ErrorGroupRow } from '../../core/summary';
 import type { CspEvidence, CspReportStore, ErrorReportStore } from '../contract';
+import { errorRows } from './errorRows';
 import type { ReportQueue } from './reportQueue';
 import { pagedList } from './rows';
 
@@ -67,7 +68,7 @@ export const sqliteReports = (
   const listCsp = pagedList<StoredCspReport>(db, 'csp_reports', 'received_at');
   return {
     errors: {
-      insert: (siteKey, reports, context) => queue.submit({ kind: 'errors', siteKey, reports, context }),
+      insert: (siteKey, reports, context) => queue.submit({ kind: 'errors', siteKey, rows: errorRows(reports), context }),
       async list(siteKey, options) {
         return listErrors(siteKey, options);
       },

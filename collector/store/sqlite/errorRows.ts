@@ -1,0 +1,31 @@
+import type { NewErrorReport } from '../../core/records';
+import { toColumnValue } from './rows';
+
+/**
+ * An error report's own columns, in the order of ErrorRow: what the HTTP thread sends the writer
+ * thread (reportQueue.ts) for each report. Arrays of values, not objects: structured clone writes
+ * no field names, and the writer thread's young generation holds a whole group (issue 18).
+ */
+export const ERROR_ROW_COLUMNS = [
+  'error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp',
+  'session_id', 'count', 'extra', 'fingerprint',
+] as const;
+
+/** One report as SQLite binds it: values in ERROR_ROW_COLUMNS order, absent as null, `extra` as JSON. */
+export type ErrorRow = Array<string | number | null>;
+
+/** Where the aggregates' fields are in an ErrorRow. */
+export const ERROR_ROW = { type: 0, message: 1, name: 2, count: 10, fingerprint: 12 } as const;
+
+/**
+ * Reports as ErrorRows.
+ *
+ * @example
+ * errorRows([newErrorReport({ error_type: 'js', error_message: 'm' })]); // [['js', 'm', null, ..., '3f2a...']]
+ */
+export const errorRows = (reports: readonly NewErrorReport[]): ErrorRow[] =>
+  reports.map((report) => [
+    report.error_type, report.error_message, report.error_name ?? null, report.stack ?? null, report.source_url ?? null,
+    report.line ?? null, report.column ?? null, report.page_url ?? null, report.timestamp ?? null, report.session_id ?? null,
+    report.count ?? null, toColumnValue(report.extra) as string | null, report.fingerprint,
+  ]);
