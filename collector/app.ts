@@ -48,6 +48,11 @@ export interface CollectorOptions {
   logError?: ((error: unknown) => void) | undefined;
   /** Receives one entry per request, after its response (structured request log). */
   logRequest?: ((entry: RequestLogEntry) => void) | undefined;
+  /**
+   * Only responses with at least this status reach `logRequest`, and those with `foreign_reports`
+   * (`serve --log-level`); the entries of the others are not even made (issue 18). Default 0: all.
+   */
+  logRequestMinimumStatus?: number | undefined;
 }
 
 /** One line of the request log. */
@@ -103,7 +108,7 @@ export const collectorRoutes = (options: CollectorOptions): Route[] => {
  * const res = await app.fetch(new Request('http://localhost/api/test-connectivity'));
  */
 export const createCollector = (options: CollectorOptions): H3 => {
-  const { store, trustProxy = false, logRequest } = options;
+  const { store, trustProxy = false, logRequest, logRequestMinimumStatus = 0 } = options;
   const logError = options.logError ?? ((error: unknown) => console.error('sitebeacon: internal error', error));
   const started = new WeakMap<object, number>();
   const app = new H3({
@@ -111,7 +116,9 @@ export const createCollector = (options: CollectorOptions): H3 => {
     onRequest: logRequest && ((event) => void started.set(event, performance.now())),
     onResponse:
       logRequest &&
-      ((response, event) =>
+      ((response, event) => {
+        const foreign = event.context.foreign_reports;
+        if (response.status < logRequestMinimumStatus && typeof foreign != 'number') return;
         logRequest({
           time: new Date().toISOString(),
           method: event.req.method,
@@ -119,8 +126,9 @@ export const createCollector = (options: CollectorOptions): H3 => {
           status: response.status,
           ms: Math.round((performance.now() - (started.get(event) ?? performance.now())) * 100) / 100,
           ip: clientIp(event, trustProxy),
-          ...(typeof event.context.foreign_reports == 'number' ? { foreign_reports: event.context.foreign_reports } : {}),
-        })),
+          ...(typeof foreign == 'number' ? { foreign_reports: foreign } : {}),
+        });
+      }),
     onError: (error, event) => toErrorResponse(error, event, logError),
   });
   const checkRate = createRateCheck({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, trustProxy);

@@ -108,10 +108,15 @@ export const serve = async (args: string[], io: CliIO) => {
     trustProxy: values['trust-proxy'],
     // One JSON line per request on stderr; stdout stays for what the command prints.
     // Reports refused for a foreign document are answered 2xx but logged as warnings (issue 12).
-    logRequest: (entry) => {
-      const level = entry.status >= 500 ? 'error' : entry.status >= 400 || entry.foreign_reports ? 'warn' : 'info';
-      if (Math.max(entry.status, entry.foreign_reports ? 400 : 0) >= minimumStatus) io.err(JSON.stringify({ level, ...entry }));
-    },
+    // Below the level nothing is made at all; `silent` has no request log (issue 18).
+    logRequest:
+      minimumStatus == Infinity
+        ? undefined
+        : (entry) => {
+            const level = entry.status >= 500 ? 'error' : entry.status >= 400 || entry.foreign_reports ? 'warn' : 'info';
+            if (Math.max(entry.status, entry.foreign_reports ? 400 : 0) >= minimumStatus) io.err(JSON.stringify({ level, ...entry }));
+          },
+    logRequestMinimumStatus: minimumStatus,
     logError: (error) => {
       if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
     },

@@ -33,6 +33,8 @@ export const createRateGate = ({ perIp, perSite }: RateLimits, now?: () => numbe
  * Over either, the answer is 429 `rate_limited` with `Retry-After` in whole seconds (at least 1).
  */
 export const createRateCheck = (limits: RateLimits, trustProxy: boolean): RateCheck => {
+  // Both off (`--rate-limit 0 --site-rate-limit 0`): nothing to ask, not even the client's address.
+  if (!(limits.perIp > 0) && !(limits.perSite > 0)) return () => {};
   const admit = createRateGate(limits);
   return (event: H3Event, site: Site) => {
     const waitMs = admit(clientIp(event, trustProxy), site.site_key);

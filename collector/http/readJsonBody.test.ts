@@ -36,3 +36,17 @@ test('the limit: 32 levels are read, 33 are not, 100,000 are walked without recu
   expect(nestsDeeper({ a: '[[[[' }, 1)).toBe(false);
   expect(nestsDeeper(42, 0)).toBe(false);
 });
+
+test('a body with a UTF-8 byte order mark is read as without one; bytes that are not UTF-8 are refused', async () => {
+  const { createTestCollector } = await import('../testing/testCollector');
+  const collector = createTestCollector();
+  const body = new TextEncoder().encode('\uFEFF{"error_type":"js","error_message":"with a BOM"}');
+  expect(body[0]).toBe(0xef);
+  const post = (bytes: Uint8Array) => collector.request('/api/error-reports', { method: 'POST', body: bytes, headers: { 'content-type': 'application/json' } });
+  expect((await post(body)).status).toBe(202);
+  expect((await collector.stored('errors', 'default')).map((report) => report.error_message)).toEqual(['with a BOM']);
+  const refused = await post(new Uint8Array([0x7b, 0xff, 0x7d]));
+  expect(refused.status).toBe(400);
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_json');
+  await collector.close();
+});
