@@ -107,6 +107,7 @@ test.each([
   [['serve', '--tls-cert', 'cert.pem'], /go together/],
   [['serve', '--rate-limit', 'fast'], /not a number of requests per second/],
   [['serve', '--log-level', 'loud'], /not one of info, warn, error, silent/],
+  [['serve', '--sync', 'extra'], /--sync extra is not one of normal, full/],
   [['frobnicate'], /unknown command/],
 ])('%j is a usage error (exit 2) that says what is wrong', async (argv, message) => {
   const { code, err } = await cli(...argv);

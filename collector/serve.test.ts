@@ -105,6 +105,20 @@ test('SIGTERM lets a request in flight finish and commit, then exits 0', async (
   expect(storedMessages()).toEqual(['in flight at shutdown']);
 });
 
+test('--sync full: reports are acknowledged after an fsynced commit, and stored', async () => {
+  const collector = await start(['--sync', 'full']);
+  for (const message of ['first', 'second']) {
+    const response = await fetch(`${collector.url}/api/error-reports`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error_type: 'js', error_message: message }),
+    });
+    expect(response.status).toBe(202);
+  }
+  expect(await collector.stop()).toBe(0);
+  expect(storedMessages().sort()).toEqual(['first', 'second']);
+});
+
 test('a client that ends its sending side right after its body still gets the answer, after the commit', async () => {
   const collector = await start();
   const body = '{"error_type":"js","error_message":"half-closed"}';

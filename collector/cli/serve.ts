@@ -8,6 +8,7 @@ import { BEACON_FILE } from './beaconFile';
 import { baseUrl, databaseLocation, parseOptions, UsageError, type CliIO } from './args';
 import type { Store } from '../store/contract';
 import { openStore } from '../store/openStore';
+import type { Sync } from '../store/sqlite/openConnection';
 
 /**
  * `serve --demo`: the demo site, allowed from the collector's own origin, and the demo user, who
@@ -34,6 +35,7 @@ const readServeOptions = (args: string[], io: CliIO) => {
     'site-rate-limit': { type: 'string' },
     'trust-proxy': { type: 'boolean', default: false },
     'log-level': { type: 'string' },
+    sync: { type: 'string' },
     'ingest-url': { type: 'string' },
     'agent-updates-dir': { type: 'string' },
     'agent-signing-key': { type: 'string' },
@@ -51,6 +53,8 @@ const readServeOptions = (args: string[], io: CliIO) => {
   const logLevel = values['log-level'] || io.env.SITEBEACON_LOG_LEVEL || 'info';
   const minimumStatus = LOG_LEVELS[logLevel];
   if (minimumStatus === undefined) throw new UsageError(`--log-level ${logLevel} is not one of ${Object.keys(LOG_LEVELS).join(', ')}`);
+  const sync = values.sync || io.env.SITEBEACON_SYNC || 'normal';
+  if (sync != 'normal' && sync != 'full') throw new UsageError(`--sync ${sync} is not one of normal, full`);
   return {
     values,
     port,
@@ -58,6 +62,7 @@ const readServeOptions = (args: string[], io: CliIO) => {
     rateLimits: { ...rate('rate-limit'), ...rate('site-rate-limit') },
     tls: values['tls-cert'] ? { cert: resolve(values['tls-cert']), key: resolve(values['tls-key']!) } : undefined,
     minimumStatus,
+    sync: sync as Sync,
     database: databaseLocation(values, io),
     publicUrl: baseUrl(values['public-url'] || io.env.SITEBEACON_PUBLIC_URL),
     ingestUrl: baseUrl(values['ingest-url'] || io.env.SITEBEACON_INGEST_URL),
@@ -68,10 +73,10 @@ const readServeOptions = (args: string[], io: CliIO) => {
  * The store, only if it can write: a read-only or unwritable database makes `serve` refuse to start
  * with a message naming the file (issue 11, class 9), instead of running while every report gets 500.
  */
-const openWritableStore = async (database: string) => {
+const openWritableStore = async (database: string, sync: Sync) => {
   let store: Store;
   try {
-    store = await openStore(database);
+    store = await openStore(database, { sync });
   } catch (error) {
     throw new Error(`cannot open the database ${database}: ${(error as Error).message}`);
   }
@@ -90,8 +95,8 @@ const openWritableStore = async (database: string) => {
  * that tools (collector/testing/spawnCollector.ts) read.
  */
 export const serve = async (args: string[], io: CliIO) => {
-  const { values, port, host, rateLimits, tls, minimumStatus, database, ingestUrl, ...options } = readServeOptions(args, io);
-  const store = await openWritableStore(database);
+  const { values, port, host, rateLimits, tls, minimumStatus, sync, database, ingestUrl, ...options } = readServeOptions(args, io);
+  const store = await openWritableStore(database, sync);
   let publicUrl = options.publicUrl ?? '';
   const app = createCollector({
     store,

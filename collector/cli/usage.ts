@@ -4,13 +4,15 @@ export const USAGE = `Usage: sitebeacon <command> [options]
 Commands:
   serve [--port 8787] [--host 127.0.0.1] [--public-url URL] [--demo]
         [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--site-rate-limit N] [--trust-proxy]
-        [--log-level info|warn|error|silent] [--ingest-url URL]
+        [--log-level info|warn|error|silent] [--ingest-url URL] [--sync normal|full]
         [--agent-updates-dir DIR [--agent-signing-key FILE]]
                         run the collector and its dashboard at / (--demo also serves a demo
                         page at /demo and creates a demo user, printed with its password);
                         rate limits are requests per second per client IP (default 20) and
-                        per site (default 500), 0 turns one off; --json prints one line
-                        {"url": ...} once it listens
+                        per site (default 500), 0 turns one off; --sync full: every commit
+                        is fsynced before reports are acknowledged (power-loss safe; normal:
+                        safe when the process dies); --json prints one line {"url": ...}
+                        once it listens
   site add --origin URL [--origin URL...] [--name NAME] [--public-url URL] [--ingest-url URL]
                         create a site; prints its key and script tag
   snippet --site SITE_KEY [--public-url URL] [--ingest-url URL]
@@ -37,5 +39,6 @@ Commands:
                         diagnose, from this machine, why reports may not arrive (see check --help)
 
 Every command takes --db FILE (default ./data/sitebeacon.db, env SITEBEACON_DB) and --json.
-Env: SITEBEACON_PORT, SITEBEACON_HOST, SITEBEACON_PUBLIC_URL, SITEBEACON_INGEST_URL, SITEBEACON_LOG_LEVEL.
+Env: SITEBEACON_PORT, SITEBEACON_HOST, SITEBEACON_PUBLIC_URL, SITEBEACON_INGEST_URL, SITEBEACON_LOG_LEVEL,
+SITEBEACON_SYNC.
 `;

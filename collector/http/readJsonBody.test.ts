@@ -42,7 +42,7 @@ test('a body with a UTF-8 byte order mark is read as without one; bytes that are
   const collector = createTestCollector();
   const body = new TextEncoder().encode('\uFEFF{"error_type":"js","error_message":"with a BOM"}');
   expect(body[0]).toBe(0xef);
-  const post = (bytes: Uint8Array) => collector.request('/api/error-reports', { method: 'POST', body: bytes, headers: { 'content-type': 'application/json' } });
+  const post = (bytes: Uint8Array) => collector.request('/api/error-reports', { method: 'POST', body: new Blob([bytes as Uint8Array<ArrayBuffer>]), headers: { 'content-type': 'application/json' } });
   expect((await post(body)).status).toBe(202);
   expect((await collector.stored('errors', 'default')).map((report) => report.error_message)).toEqual(['with a BOM']);
   const refused = await post(new Uint8Array([0x7b, 0xff, 0x7d]));

@@ -3,6 +3,17 @@ import { fileURLToPath } from 'node:url';
 import type { Store } from './contract';
 import { withSiteCache } from './siteCache';
 import { createSqliteStore } from './sqlite';
+import type { Sync } from './sqlite/openConnection';
+
+/** How a store is opened. */
+export interface StoreOptions {
+  /**
+   * SQLite: `full` fsyncs every (group) commit, so a power loss or an OS crash loses no
+   * acknowledged report; `normal` (the default) loses none when the process dies
+   * (store/sqlite/openConnection.ts; `serve --sync`).
+   */
+  sync?: Sync | undefined;
+}
 
 /**
  * Opens the store a URL or path names: a path, `file:` URL or `:memory:` is an SQLite file;
@@ -14,18 +25,18 @@ import { createSqliteStore } from './sqlite';
  * @example
  * const store = await openStore('./data/sitebeacon.db');
  */
-export const openStore = async (location: string): Promise<Store> => {
-  const store = openAdapter(location);
+export const openStore = async (location: string, options: StoreOptions = {}): Promise<Store> => {
+  const store = openAdapter(location, options);
   return isServerStore(location) ? { ...store, sites: withSiteCache(store.sites) } : store;
 };
 
 const isServerStore = (location: string) => /^postgres(?:ql)?:\/\//i.test(location);
 
-const openAdapter = (location: string): Store => {
+const openAdapter = (location: string, { sync }: StoreOptions): Store => {
   if (isServerStore(location)) {
     throw new Error('this collector does not support PostgreSQL yet: use an SQLite file (--db FILE)');
   }
-  if (location == ':memory:') return createSqliteStore({ file: location });
+  if (location == ':memory:') return createSqliteStore({ file: location, sync });
   const file = location.startsWith('file:') ? fileURLToPath(location) : resolve(location);
-  return createSqliteStore({ file });
+  return createSqliteStore({ file, sync });
 };
