@@ -6,7 +6,7 @@ import { migrate } from './sqlite/migrations';
 import { openConnection, type Sync } from './sqlite/openConnection';
 import { sqlitePerformance } from './sqlite/performance';
 import { sqlitePerformanceReads } from './sqlite/performanceReads';
-import { inThreadReportQueue, threadedReportQueue } from './sqlite/reportQueue';
+import { inThreadReportQueue, sqliteReportQueue } from './sqlite/reportQueue';
 import { sqliteReportReads } from './sqlite/reportReads';
 import { sqliteReports } from './sqlite/reports';
 import { sqliteSites } from './sqlite/sites';
@@ -38,7 +38,7 @@ export const createSqliteStore = ({ file, sync = 'normal' }: SqliteOptions): Sto
   migrate(db);
   const { write, flush } = createGroupCommit(db);
   // The writer thread opens the file after the migrations, on a connection of its own.
-  const queue = file == ':memory:' ? inThreadReportQueue(db) : threadedReportQueue({ file, sync, cacheKiB: 8_192 });
+  const queue = file == ':memory:' ? inThreadReportQueue(db) : sqliteReportQueue(db, { file, sync, cacheKiB: 8_192 });
   const reports = sqliteReports(db, queue);
   const reads = sqliteReportReads(db);
   return {

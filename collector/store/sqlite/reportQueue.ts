@@ -34,7 +34,7 @@ const settle = (outcome: WriteOutcome, resolve: (value: number) => void, reject:
  * const queue = threadedReportQueue({ file, sync: 'normal', cacheKiB: 16_384 });
  * await queue.submit({ kind: 'errors', siteKey, reports, context }); // committed here
  */
-export const threadedReportQueue = (data: WriterData): ReportQueue => {
+export const threadedReportQueue = (data: WriterData, onReady?: () => void): ReportQueue => {
   let worker: Worker | undefined;
   let nextId = 0;
   const waiting = new Map<number, { resolve: (value: number) => void; reject: (error: unknown) => void }>();
@@ -51,6 +51,7 @@ export const threadedReportQueue = (data: WriterData): ReportQueue => {
     // report in more frequent scavenges, and saves ~28 MB.
     const thread = new Worker(new URL(__SITEBEACON_SQLITE_WRITER_URL__), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 6 } });
     thread.on('message', (message: FromWriter) => {
+      if (message.type == 'ready') onReady?.();
       if (message.type != 'done') return;
       for (const [id, outcome] of message.outcomes) {
         const promise = waiting.get(id);
@@ -114,7 +115,7 @@ export const threadedReportQueue = (data: WriterData): ReportQueue => {
  * @example
  * const queue = inThreadReportQueue(db);
  */
-export const inThreadReportQueue = (db: Database): ReportQueue => {
+export const inThreadReportQueue = (db: Database): ReportQueue & { flush(): void } => {
   const writer = createReportWriter(db);
   let pending: Array<{ write: ReportWrite; resolve: (value: number) => void; reject: (error: unknown) => void }> = [];
   let scheduled = false;
@@ -135,8 +136,37 @@ export const inThreadReportQueue = (db: Database): ReportQueue => {
         }
       });
     },
+    /** Commits what is queued, now. */
+    flush: () => commit(),
     async close() {
       commit();
+    },
+  };
+};
+
+/**
+ * The report writes of an SQLite file: on the writer thread (threadedReportQueue) once it is ready,
+ * and on this thread's connection (inThreadReportQueue) until then. A thread's cold start takes
+ * from a tenth of a second to a second on a loaded machine; the first reports need not wait for it,
+ * and a thread that cannot start leaves the writes here. What was queued here is committed before
+ * the first write goes to the thread, so writes still commit in the order they were made.
+ *
+ * @example
+ * const queue = sqliteReportQueue(db, { file, sync: 'normal', cacheKiB: 8_192 });
+ */
+export const sqliteReportQueue = (db: Database, data: WriterData, onThread?: () => void): ReportQueue => {
+  const here = inThreadReportQueue(db);
+  let ready = false;
+  const there = threadedReportQueue(data, () => {
+    here.flush();
+    ready = true;
+    onThread?.();
+  });
+  return {
+    submit: (write) => (ready ? there : here).submit(write),
+    async close() {
+      await here.close();
+      await there.close();
     },
   };
 };

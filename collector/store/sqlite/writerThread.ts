@@ -1,7 +1,8 @@
 // The writer thread (issue 18): the SQLite file's report writes, on a connection of their own, off
 // the HTTP thread. Started by reportQueue.ts (built as dist/sqliteWriter.js); messages in order:
 //   in:  { type: 'writes', writes: [id, ReportWrite][] }   { type: 'close' }
-//   out: { type: 'done', outcomes: [id, WriteOutcome][] } (after COMMIT)   { type: 'closed' }
+//   out: { type: 'ready' } (once it can write)   { type: 'done', outcomes: [id, WriteOutcome][] }
+//        (after COMMIT)   { type: 'closed' }
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection, type Sync } from './openConnection';
 import { createReportWriter, type ReportWrite } from './reportWrites';
@@ -13,13 +14,17 @@ export interface WriterData {
 }
 
 export type ToWriter = { type: 'writes'; writes: Array<[number, ReportWrite]> } | { type: 'close' };
-export type FromWriter = { type: 'done'; outcomes: Array<[number, ReturnType<ReturnType<typeof createReportWriter>['commitGroup']>[number]]> } | { type: 'closed' };
+export type FromWriter =
+  | { type: 'ready' }
+  | { type: 'done'; outcomes: Array<[number, ReturnType<ReturnType<typeof createReportWriter>['commitGroup']>[number]]> }
+  | { type: 'closed' };
 
 const port = parentPort!;
 const { file, sync, cacheKiB } = workerData as WriterData;
 const db = openConnection(file, { sync, cacheKiB });
 const writer = createReportWriter(db);
 const post = (message: FromWriter) => port.postMessage(message);
+post({ type: 'ready' });
 
 let pending: Array<[number, ReportWrite]> = [];
 let scheduled = false;
