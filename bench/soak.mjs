@@ -129,7 +129,7 @@ const ok =
   storedCsp == stats.acknowledgedCsp &&
   stats.failures.length == 0 &&
   stats.slowClosedWithinMs.length == stats.slowClients &&
-  // Bounded: after warm-up, memory grows by no more than SQLite's page caches (16 + 8 MiB, filling
+  // Bounded: after warm-up, memory grows by no more than SQLite's page caches (16 + 4 MiB, filling
   // as the file grows: collector/store/sqlite.ts) plus 32 MiB of slack; 64 are allowed.
   (warm.length < 2 || result.rssMb.max <= result.rssMb.min + 64 + 32);
 console.log(ok ? 'soak: all checks passed' : 'soak: FAILED');

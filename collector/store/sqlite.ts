@@ -9,6 +9,7 @@ import { sqlitePerformanceReads } from './sqlite/performanceReads';
 import { inThreadReportQueue, sqliteReportQueue } from './sqlite/reportQueue';
 import { sqliteReportReads } from './sqlite/reportReads';
 import { sqliteReports } from './sqlite/reports';
+import { startCheckpointThread } from './sqlite/sqliteThread';
 import { sqliteSites } from './sqlite/sites';
 import { sqliteUsers } from './sqlite/users';
 
@@ -32,13 +33,15 @@ export const createSqliteStore = ({ file, sync = 'normal' }: SqliteOptions): Sto
   // Page caches, part of the collector's memory (issue 18: 128 MB at most): this connection reads,
   // and writes what is not a report; while reports are written, each of its reads after a commit of
   // the writer thread re-reads its pages anyway (SQLite resets a connection's cache when another
-  // one has written). The writer's cache holds the pages its inserts touch: the tables' and the
-  // indexes' last pages.
+  // one has written). The writer's cache (4 MiB) holds the pages its inserts touch: the tables'
+  // and the indexes' last pages.
   const db = openConnection(file, { sync, cacheKiB: 16_384 });
   migrate(db);
   const { write, flush } = createGroupCommit(db);
-  // The writer thread opens the file after the migrations, on a connection of its own.
-  const queue = file == ':memory:' ? inThreadReportQueue(db) : sqliteReportQueue(db, { file, sync, cacheKiB: 8_192 });
+  // The writer thread opens the file after the migrations, on a connection of its own; so does
+  // the checkpoint thread.
+  const queue = file == ':memory:' ? inThreadReportQueue(db) : sqliteReportQueue(db, { file, sync, cacheKiB: 4_096 });
+  const checkpoints = file == ':memory:' ? undefined : startCheckpointThread({ file, sync });
   const reports = sqliteReports(db, queue);
   const reads = sqliteReportReads(db);
   return {
@@ -52,8 +55,10 @@ export const createSqliteStore = ({ file, sync = 'normal' }: SqliteOptions): Sto
       checkWritable(db);
     },
     async close() {
-      // What is queued is committed before the file is closed.
+      // What is queued is committed before the file is closed; the last connection to close
+      // checkpoints what is left of the WAL.
       await queue.close();
+      await checkpoints?.close();
       flush();
       db.close();
     },

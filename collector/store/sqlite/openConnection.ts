@@ -11,9 +11,16 @@ import Database from 'better-sqlite3';
 export type Sync = 'normal' | 'full';
 
 /**
+ * WAL frames (4 KiB pages) past which a commit checkpoints the WAL itself (SQLite's automatic
+ * checkpoint, inside the commit that crosses it): 256 MiB. The checkpoint thread (checkpoints.ts)
+ * keeps the WAL far below, so that commits never wait on a checkpoint's fsyncs; this bound is for
+ * when it does not run.
+ */
+const AUTOCHECKPOINT_FRAMES = 65_536;
+
+/**
  * One connection to the SQLite file, as every connection of the store has it: WAL, `sync`, a busy
- * timeout, a page cache of `cacheKiB`, and checkpoints every ~16 MiB of WAL instead of 4 (fewer,
- * larger checkpoints inside the commits that trigger them).
+ * timeout, a page cache of `cacheKiB`, and no automatic checkpoint before AUTOCHECKPOINT_FRAMES.
  *
  * @example
  * const db = openConnection('./data/sitebeacon.db', { sync: 'normal', cacheKiB: 16_384 });
@@ -25,6 +32,6 @@ export const openConnection = (file: string, { sync, cacheKiB }: { sync: Sync; c
   db.pragma(`synchronous = ${sync == 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma('busy_timeout = 5000');
   db.pragma(`cache_size = ${-Math.round(cacheKiB)}`);
-  db.pragma('wal_autocheckpoint = 4000');
+  db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_FRAMES}`);
   return db;
 };
