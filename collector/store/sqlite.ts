@@ -9,7 +9,6 @@ import { sqlitePerformanceReads } from './sqlite/performanceReads';
 import { inThreadReportQueue, sqliteReportQueue } from './sqlite/reportQueue';
 import { sqliteReportReads } from './sqlite/reportReads';
 import { sqliteReports } from './sqlite/reports';
-import { startCheckpointThread } from './sqlite/sqliteThread';
 import { sqliteSites } from './sqlite/sites';
 import { sqliteUsers } from './sqlite/users';
 
@@ -38,10 +37,8 @@ export const createSqliteStore = ({ file, sync = 'normal' }: SqliteOptions): Sto
   const db = openConnection(file, { sync, cacheKiB: 16_384 });
   migrate(db);
   const { write, flush } = createGroupCommit(db);
-  // The writer thread opens the file after the migrations, on a connection of its own; so does
-  // the checkpoint thread.
+  // The writer and checkpoint threads open the file after the migrations, on connections of their own.
   const queue = file == ':memory:' ? inThreadReportQueue(db) : sqliteReportQueue(db, { file, sync, cacheKiB: 4_096 });
-  const checkpoints = file == ':memory:' ? undefined : startCheckpointThread({ file, sync });
   const reports = sqliteReports(db, queue);
   const reads = sqliteReportReads(db);
   return {
@@ -58,7 +55,6 @@ export const createSqliteStore = ({ file, sync = 'normal' }: SqliteOptions): Sto
       // What is queued is committed before the file is closed; the last connection to close
       // checkpoints what is left of the WAL.
       await queue.close();
-      await checkpoints?.close();
       flush();
       db.close();
     },

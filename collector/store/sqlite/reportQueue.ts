@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { createReportWriter, type ReportWrite, type WriteOutcome } from './reportWrites';
-import { closeSqliteThread, startSqliteThread } from './sqliteThread';
+import { closeSqliteThread, startCheckpointThread, startSqliteThread } from './sqliteThread';
 import type { FromWriter, ToWriter, WriterData } from './writerThread';
 
 /** Report writes, queued and group-committed: each resolves after its commit. */
@@ -134,10 +134,12 @@ export const inThreadReportQueue = (db: Database): ReportQueue & { flush(): void
 
 /**
  * The report writes of an SQLite file: on the writer thread (threadedReportQueue) once it is ready,
- * and on this thread's connection (inThreadReportQueue) until then. A thread's cold start takes
- * from a tenth of a second to a second on a loaded machine; the first reports need not wait for it,
- * and a thread that cannot start leaves the writes here. What was queued here is committed before
- * the first write goes to the thread, so writes still commit in the order they were made.
+ * and on this thread's connection (inThreadReportQueue) until then. The threads (the writer and the
+ * checkpoint thread, sqliteThread.ts) start with the first report: a command that writes none
+ * (`site add`, `export`) starts none. A thread's cold start takes from a tenth of a second to a
+ * second on a loaded machine; the first reports need not wait for it, and a thread that cannot
+ * start leaves the writes here. What was queued here is committed before the first write goes to
+ * the thread, so writes still commit in the order they were made.
  *
  * @example
  * const queue = sqliteReportQueue(db, { file, sync: 'normal', cacheKiB: 4_096 });
@@ -145,16 +147,24 @@ export const inThreadReportQueue = (db: Database): ReportQueue & { flush(): void
 export const sqliteReportQueue = (db: Database, data: WriterData, onThread?: () => void): ReportQueue => {
   const here = inThreadReportQueue(db);
   let ready = false;
-  const there = threadedReportQueue(data, () => {
-    here.flush();
-    ready = true;
-    onThread?.();
+  let threads: { writer: ReportQueue; checkpoints: { close(): Promise<void> } } | undefined;
+  const start = () => ({
+    writer: threadedReportQueue(data, () => {
+      here.flush();
+      ready = true;
+      onThread?.();
+    }),
+    checkpoints: startCheckpointThread(data),
   });
   return {
-    submit: (write) => (ready ? there : here).submit(write),
+    submit(write) {
+      threads ??= start();
+      return (ready ? threads.writer : here).submit(write);
+    },
     async close() {
       await here.close();
-      await there.close();
+      await threads?.writer.close();
+      await threads?.checkpoints.close();
     },
   };
 };
