@@ -32,3 +32,17 @@ test('the number of buckets is bounded: the oldest is dropped', () => {
   expect(limiter.take('a')).toBe(0);
   expect(limiter.take('c')).toBeGreaterThan(0);
 });
+
+test('a bucket that has filled up again is let go: memory holds the recent clients, not maxKeys', () => {
+  let now = 0;
+  const limiter = createRateLimiter({ perSecond: 10, burst: 20, maxKeys: 1_000_000, now: () => now });
+  for (let n = 0; n < 50_000; n++) {
+    now = n; // a new client every millisecond; a bucket is full again after 2 s
+    limiter.take(`203.0.113.${n}`);
+  }
+  expect(limiter.size()).toBeLessThanOrEqual(2001);
+  // A client seen within the last 2 s still has its partly used bucket.
+  const recent = `203.0.113.${49_999}`;
+  for (let n = 0; n < 19; n++) expect(limiter.take(recent)).toBe(0);
+  expect(limiter.take(recent)).toBeGreaterThan(0);
+});

@@ -2,8 +2,9 @@
  * A token bucket per key: `perSecond` tokens a second, at most `burst` saved up. `take(key)`
  * answers 0 when a request may go, else the milliseconds until it may.
  *
- * Buckets are kept in a Map bounded to `maxKeys`: past it, the oldest bucket is dropped (a full
- * bucket is what a new key gets anyway), so a flood of addresses cannot grow memory without end.
+ * Buckets are kept in a Map: one that has filled up again is dropped (a full bucket is what a new
+ * key gets anyway), and past `maxKeys` the oldest is, so a flood of addresses cannot grow memory
+ * without end.
  *
  * @example
  * const perIp = createRateLimiter({ perSecond: 20, burst: 60 });
@@ -24,6 +25,13 @@ export const createRateLimiter = ({
   return {
     take(key: string): number {
       const time = now();
+      // Least recently used first: a bucket untouched for burst / perSecond seconds is full again,
+      // the same as a new one, and is dropped (issue 18: memory holds the clients of the last
+      // seconds, not maxKeys of them).
+      for (const [oldest, idle] of buckets) {
+        if (((time - idle.at) / 1000) * perSecond < burst) break;
+        buckets.delete(oldest);
+      }
       let bucket = buckets.get(key);
       if (bucket) {
         bucket.tokens = Math.min(burst, bucket.tokens + ((time - bucket.at) / 1000) * perSecond);
@@ -41,6 +49,8 @@ export const createRateLimiter = ({
       }
       return ((1 - bucket.tokens) / perSecond) * 1000;
     },
+    /** How many buckets are held. */
+    size: () => buckets.size,
   };
 };
 

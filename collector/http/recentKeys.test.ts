@@ -20,3 +20,15 @@ test('memory is bounded: past maxKeys the oldest key is forgotten', () => {
   expect(recent.seen('a')).toBe(false);
   expect(recent.seen('d')).toBe(true);
 });
+
+test('expired keys are let go as time passes: memory holds the window, not maxKeys', () => {
+  let time = 0;
+  const recent = createRecentKeys({ windowMs: 1000, maxKeys: 1_000_000, now: () => time });
+  for (let n = 0; n < 100_000; n++) {
+    time = n; // a new key every millisecond
+    recent.seen(`k${n}`);
+  }
+  expect(recent.size()).toBeLessThanOrEqual(1001);
+  expect(recent.seen('k99500')).toBe(true);
+  expect(recent.seen('k98000')).toBe(false);
+});

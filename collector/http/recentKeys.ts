@@ -1,6 +1,6 @@
 /**
- * Keys seen in the last `windowMs`, in memory, bounded to `maxKeys` (past it the oldest key is
- * forgotten, so a flood cannot grow memory without end). `seen(key)` answers whether `key` was
+ * Keys seen in the last `windowMs`, in memory: expired keys are dropped as time passes, and at most
+ * `maxKeys` are kept (past it the oldest key is forgotten, so a flood cannot grow memory without end). `seen(key)` answers whether `key` was
  * seen within the window, and remembers it from now when it was not; `forget(key)` undoes that.
  * Per process: each collector has its own.
  *
@@ -22,6 +22,12 @@ export const createRecentKeys = ({
   return {
     seen(key: string): boolean {
       const time = now();
+      // Keys are in the order they were remembered: the expired ones are at the front, and are
+      // forgotten as time passes, so memory holds the window's keys, not maxKeys (issue 18).
+      for (const [oldest, at] of keys) {
+        if (time - at <= windowMs) break;
+        keys.delete(oldest);
+      }
       const at = keys.get(key);
       if (at !== undefined && time - at <= windowMs) return true;
       // Map order is insertion order: re-inserting keeps the newest keys at the end.
@@ -33,5 +39,7 @@ export const createRecentKeys = ({
     forget(key: string) {
       keys.delete(key);
     },
+    /** How many keys are held. */
+    size: () => keys.size,
   };
 };
