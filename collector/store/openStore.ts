@@ -1,26 +1,29 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Store } from './contract';
+import { createPostgresStore } from './postgres';
 import { withSiteCache } from './siteCache';
 import { createSqliteStore } from './sqlite';
 
 /**
- * Opens the store a URL or path names: a path, `file:` URL or `:memory:` is an SQLite file;
- * `postgres://` comes with PostgreSQL support (../shared/design.md, "Scale-out"). Sites are
- * cached for a few seconds (siteCache.ts) whatever the adapter.
+ * Opens the store a URL or path names: a `postgres://` or `postgresql://` URL is a PostgreSQL
+ * database (../shared/design.md, "Scale-out"); a path, `file:` URL or `:memory:` is an SQLite file.
+ * Either is migrated on open. Sites are cached for a few seconds (siteCache.ts) whatever the adapter.
  *
  * @example
  * const store = await openStore('./data/sitebeacon.db');
+ * const shared = await openStore('postgres://sitebeacon@db.internal/sitebeacon');
  */
 export const openStore = async (location: string): Promise<Store> => {
-  const store = openAdapter(location);
+  const store = await openAdapter(location);
   return { ...store, sites: withSiteCache(store.sites) };
 };
 
-const openAdapter = (location: string): Store => {
-  if (/^postgres(?:ql)?:\/\//i.test(location)) {
-    throw new Error('this collector does not support PostgreSQL yet: use an SQLite file (--db FILE)');
-  }
+/** Whether a location names a PostgreSQL database rather than an SQLite file. */
+export const isPostgresUrl = (location: string) => /^postgres(?:ql)?:\/\//i.test(location);
+
+const openAdapter = async (location: string): Promise<Store> => {
+  if (isPostgresUrl(location)) return createPostgresStore({ url: location });
   if (location == ':memory:') return createSqliteStore({ file: location });
   const file = location.startsWith('file:') ? fileURLToPath(location) : resolve(location);
   return createSqliteStore({ file });

@@ -69,6 +69,15 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         expect(await store.sites.get('nope')).toBeUndefined();
       });
 
+      test('a site or key one process creates is found by another at once (the adapters cache nothing)', async () => {
+        const other = await reopen();
+        expect(await other.sites.get('c3')).toBeUndefined();
+        await store.sites.create({ site_key: 'c3', name: 'Shop', allowed_origins: [] });
+        expect(await other.sites.get('c3')).toMatchObject({ name: 'Shop' });
+        await store.apiKeys.create({ key_hash: hashApiKey('k'), name: 'ci', site_key: 'c3' });
+        expect(await other.apiKeys.findByHash(hashApiKey('k'))).toMatchObject({ site_key: 'c3' });
+      });
+
       test('an API key is found by its hash only, with its site or none', async () => {
         const shop = await seed.addSite(['https://shop.example']);
         const key = newApiKey();
@@ -125,6 +134,39 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         await expect(written).resolves.toBe(1);
         const next = await reopen();
         expect((await next.errors.list(DEFAULT_SITE_KEY)).data.map((record) => record.error_message)).toEqual(['last']);
+      });
+
+      test('writes made in one turn are listed in the order they were made', async () => {
+        await Promise.all(['m0', 'm1', 'm2', 'm3'].map((message) => seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: message }])));
+        expect((await seed.stored('errors', DEFAULT_SITE_KEY)).map((record) => record.error_message)).toEqual(['m0', 'm1', 'm2', 'm3']);
+      });
+
+      test('text is stored as well-formed Unicode without NUL (each becomes U+FFFD), the same in every store', async () => {
+        // PostgreSQL's text cannot hold NUL, nor its jsonb a lone surrogate; UTF-8 cannot hold a lone
+        // surrogate either: a hostile report is stored, not refused (store/storedText.ts).
+        const hostile = 'a\0b\uD800c\uDC00\uD83D\uDE00';
+        const kept = 'a\uFFFDb\uFFFDc\uFFFD\uD83D\uDE00';
+        await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: hostile, extra: { note: hostile, 'key\0': 1 } }], Date.now(), hostile);
+        const [error] = await seed.stored('errors', DEFAULT_SITE_KEY);
+        expect(error).toMatchObject({ error_message: kept, user_agent: kept, extra: { note: kept, 'key\0': 1 } });
+        await seed.insertCsp(DEFAULT_SITE_KEY, [{ ...violation('img-src', `https://cdn.example/${hostile}`), body: { x: hostile } }]);
+        expect((await seed.stored('csp', DEFAULT_SITE_KEY))[0]).toMatchObject({ blocked_uri: `https://cdn.example/${kept}`, body: { x: kept } });
+        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: hostile, page_url: hostile, metrics: { LCP: { value: 1, id: hostile } } });
+        expect((await seed.stored('performance', DEFAULT_SITE_KEY))[0]).toMatchObject({ session_id: kept, page_url: kept, metrics: { LCP: { value: 1, id: kept } } });
+      });
+
+      test('a key, URL or id no row can have finds nothing and throws nothing', async () => {
+        expect(await store.sites.get('a\0b')).toBeUndefined();
+        expect(await store.sites.get('\uD800')).toBeUndefined();
+        expect(await store.apiKeys.findByHash('\0')).toBeUndefined();
+        expect(await store.wordpress.findByUrl('https://shop.example/\0')).toBeUndefined();
+        expect(await store.agents.get('\0')).toBeUndefined();
+        for (const id of [0, -1, 1.5, 2 ** 64, Number.MAX_VALUE]) {
+          expect(await store.actions.get(id)).toBeUndefined();
+          expect(await store.cspProjects.get(id)).toBeUndefined();
+        }
+        expect((await store.errors.list('\0')).data).toEqual([]);
+        expect(await store.errors.groups('\0', {})).toEqual([]);
       });
 
       test('error groups by fingerprint: reports, occurrences, first and last seen, most first, from since', async () => {
@@ -187,6 +229,28 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
           page_url: 'https://shop.example/',
           metrics: { LCP: { value: 2500, rating: 'good' }, TTFB: { value: 300 }, CLS: { value: 0.02 } },
         });
+      });
+
+      test('upserts of one session in one turn, and from two processes at once, merge into one row: each metric its latest value', async () => {
+        const other = seedStore(await reopen());
+        const t = Date.UTC(2026, 5, 10, 12);
+        await Promise.all([
+          seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', page_url: 'https://shop.example/', metrics: { LCP: { value: 1000 } } }, t),
+          other.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', metrics: { CLS: { value: 0.1 } } }, t + 1),
+          seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', navigation_type: 'reload', metrics: { LCP: { value: 1500 }, INP: { value: 80 } } }, t + 2),
+          other.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', metrics: { TTFB: { value: 200 } } }, t + 3),
+        ]);
+        await other.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', metrics: { INP: { value: 120 } } }, t + 4);
+        const sessions = await seed.stored('performance', DEFAULT_SITE_KEY);
+        expect(sessions).toHaveLength(1);
+        expect(sessions[0]).toMatchObject({
+          page_url: 'https://shop.example/',
+          navigation_type: 'reload',
+          metrics: { LCP: { value: 1500 }, CLS: { value: 0.1 }, INP: { value: 120 }, TTFB: { value: 200 } },
+        });
+        expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000] })).toMatchObject({ samples: 1, p75: 1500 });
+        expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'INP', thresholds: [200, 500], since: t + 4 })).toMatchObject({ samples: 1, p75: 120 });
+        expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'TTFB', thresholds: [800, 1800], since: t + 4 })).toMatchObject({ samples: 0 });
       });
 
       test('metric counts against thresholds, and the value at the p75 rank', async () => {

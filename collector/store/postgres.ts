@@ -1,0 +1,40 @@
+import type { Store } from './contract';
+import { createGroupCommit } from './postgres/groupCommit';
+import { postgresIntegrations } from './postgres/integrations';
+import { migratePostgres } from './postgres/migrations';
+import { createPool } from './postgres/pool';
+import { postgresPerformance } from './postgres/performance';
+import { postgresReports } from './postgres/reports';
+import { postgresSites } from './postgres/sites';
+
+/**
+ * The scale-out store (../shared/design.md, "Scale-out: PostgreSQL"): any number of collector
+ * processes on one PostgreSQL database, through a connection pool (`pg`). The schema is migrated
+ * on open under an advisory lock. Writes are group-committed (postgres/groupCommit.ts): one
+ * transaction per group, multi-row INSERTs, each write resolved only after COMMIT.
+ *
+ * @example
+ * const store = await createPostgresStore({ url: 'postgres://sitebeacon@db.internal/sitebeacon' });
+ */
+export const createPostgresStore = async ({ url, poolSize }: { url: string; poolSize?: number }): Promise<Store> => {
+  const pool = createPool(url, { max: poolSize });
+  try {
+    await migratePostgres(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const { write, flush } = createGroupCommit(pool);
+  let closed: Promise<void> | undefined;
+  return {
+    ...postgresSites(pool),
+    ...postgresReports(pool, write),
+    performance: postgresPerformance(pool, write),
+    ...postgresIntegrations(pool, write),
+    close() {
+      // What is queued is committed before the pool closes.
+      closed ??= flush().then(() => pool.end());
+      return closed;
+    },
+  };
+};

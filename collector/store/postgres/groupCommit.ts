@@ -1,0 +1,113 @@
+import { Batch } from './batch';
+import type { Client, Pool } from './pool';
+
+/** One write of a group: rows it adds to the group's batch, and/or statements run after the batch. */
+export interface GroupWrite<T> {
+  add?: (batch: Batch) => T;
+  run?: (client: Client) => Promise<T>;
+}
+
+interface PendingWrite extends GroupWrite<unknown> {
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Deadlock and serialization failure: the transaction did nothing and may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const ATTEMPTS = 3;
+
+/**
+ * Group commit, as sqlite/groupCommit.ts: every write that arrives within one turn of the event
+ * loop goes into one transaction (its rows into one multi-row INSERT per table, batch.ts), and each
+ * write's promise resolves only after COMMIT. While `maxInFlight` groups are committing, new
+ * writes wait and go together into the next group: the busier the process, the larger its groups.
+ * When a group fails it is rolled back and each write is committed alone, so only the faulty one
+ * fails; a deadlock with another process is retried first.
+ *
+ * @example
+ * const { write } = createGroupCommit(pool);
+ * await write({ add: (batch) => batch.addErrors(siteKey, reports, context) }); // durable here
+ */
+export const createGroupCommit = (pool: Pool, { maxInFlight = 2 }: { maxInFlight?: number } = {}) => {
+  let pending: PendingWrite[] = [];
+  let scheduled = false;
+  const inFlight = new Set<Promise<void>>();
+
+  const transaction = async (writes: PendingWrite[]) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const batch = new Batch();
+      const values = writes.map((write) => write.add?.(batch));
+      await batch.write(client);
+      for (const [index, write] of writes.entries()) if (write.run) values[index] = await write.run(client);
+      await client.query('COMMIT');
+      return values;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+
+  const attempt = async (writes: PendingWrite[]) => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await transaction(writes);
+      } catch (error) {
+        if (tries >= ATTEMPTS || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+      }
+    }
+  };
+
+  const commit = async (writes: PendingWrite[]) => {
+    try {
+      const values = await attempt(writes);
+      writes.forEach((write, index) => write.resolve(values[index]));
+      return;
+    } catch (error) {
+      if (writes.length == 1) return writes[0]!.reject(error);
+    }
+    for (const write of writes) {
+      await attempt([write]).then(([value]) => write.resolve(value), write.reject);
+    }
+  };
+
+  const start = () => {
+    scheduled = false;
+    if (!pending.length || inFlight.size >= maxInFlight) return;
+    const writes = pending;
+    pending = [];
+    const running = commit(writes).finally(() => {
+      inFlight.delete(running);
+      schedule();
+    });
+    inFlight.add(running);
+  };
+
+  const schedule = () => {
+    if (scheduled || !pending.length || inFlight.size >= maxInFlight) return;
+    scheduled = true;
+    setImmediate(start);
+  };
+
+  /** Queues a write for the next group commit; resolves after that commit. */
+  const write = <T>(entry: GroupWrite<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      pending.push({ ...entry, resolve: resolve as (value: unknown) => void, reject });
+      schedule();
+    });
+
+  /** Commits what is queued and waits for every group in flight (before the pool closes). */
+  const flush = async () => {
+    while (pending.length || inFlight.size) {
+      if (pending.length && inFlight.size < maxInFlight) start();
+      await Promise.race(inFlight);
+    }
+  };
+  return { write, flush };
+};
+
+export type Write = ReturnType<typeof createGroupCommit>['write'];
