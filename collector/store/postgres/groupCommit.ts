@@ -19,8 +19,10 @@ const ATTEMPTS = 3;
 /**
  * Group commit, as sqlite/groupCommit.ts: every write that arrives within one turn of the event
  * loop goes into one transaction (its rows into one multi-row INSERT per table, batch.ts), and each
- * write's promise resolves only after COMMIT. While `maxInFlight` groups are committing, new
- * writes wait and go together into the next group: the busier the process, the larger its groups.
+ * write's promise resolves only after COMMIT. While a group is committing, new writes wait and go
+ * together into the next group: the busier the process, the larger its groups. One group at a time
+ * (`maxInFlight` 1) keeps a process's writes in the order they were made: two groups in flight
+ * could commit the later one first, and an older metric value would overwrite a newer one.
  * When a group fails it is rolled back and each write is committed alone, so only the faulty one
  * fails; a deadlock with another process is retried first.
  *
@@ -28,7 +30,7 @@ const ATTEMPTS = 3;
  * const { write } = createGroupCommit(pool);
  * await write({ add: (batch) => batch.addErrors(siteKey, reports, context) }); // durable here
  */
-export const createGroupCommit = (pool: Pool, { maxInFlight = 2 }: { maxInFlight?: number } = {}) => {
+export const createGroupCommit = (pool: Pool, { maxInFlight = 1 }: { maxInFlight?: number } = {}) => {
   let pending: PendingWrite[] = [];
   let scheduled = false;
   const inFlight = new Set<Promise<void>>();
