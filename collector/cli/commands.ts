@@ -3,6 +3,7 @@ import type { CliIO } from './args';
 import { check } from './check';
 import { exportRecords } from './exportRecords';
 import { keyCreate } from './keyCreate';
+import { migrate } from './migrate';
 import { serve } from './serve';
 import { siteAdd } from './siteAdd';
 
@@ -20,4 +21,5 @@ export const COMMANDS: Array<{ name: string[]; run: Command }> = [
   { name: ['action', 'add'], run: actionAdd },
   { name: ['export'], run: exportRecords },
   { name: ['check'], run: check },
+  { name: ['migrate'], run: migrate },
 ];

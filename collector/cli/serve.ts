@@ -5,8 +5,8 @@ import { serve as serveH3 } from 'h3';
 import { loadSigningKey } from '../agents/updates';
 import { createCollector } from '../app';
 import { DEMO_SITE_KEY } from '../core/records';
-import { baseUrl, databaseLocation, parseOptions, UsageError, type CliIO } from './args';
-import { openStore } from '../store/openStore';
+import { baseUrl, databaseLocation, parseOptions, printableLocation, UsageError, type CliIO } from './args';
+import { isPostgresUrl, openStore } from '../store/openStore';
 
 const LOG_LEVELS: Record<string, number> = { info: 0, warn: 400, error: 500, silent: Infinity };
 
@@ -36,6 +36,11 @@ const readServeOptions = (args: string[], io: CliIO) => {
     return { [flag == 'rate-limit' ? 'perIp' : 'perSite']: perSecond };
   };
   if (!!values['tls-cert'] != !!values['tls-key']) throw new UsageError('--tls-cert and --tls-key go together');
+  const database = databaseLocation(values, io);
+  if (values['agent-updates-dir'] && !values['agent-signing-key'] && isPostgresUrl(database)) {
+    // The default key lives beside the SQLite file; collectors sharing PostgreSQL must share one key.
+    throw new UsageError('with --database-url, --agent-updates-dir needs --agent-signing-key FILE (the same key on every collector)');
+  }
   const logLevel = values['log-level'] || io.env.SITEBEACON_LOG_LEVEL || 'info';
   const minimumStatus = LOG_LEVELS[logLevel];
   if (minimumStatus === undefined) throw new UsageError(`--log-level ${logLevel} is not one of ${Object.keys(LOG_LEVELS).join(', ')}`);
@@ -46,7 +51,7 @@ const readServeOptions = (args: string[], io: CliIO) => {
     rateLimits: { ...rate('rate-limit'), ...rate('site-rate-limit') },
     tls: values['tls-cert'] ? { cert: resolve(values['tls-cert']), key: resolve(values['tls-key']!) } : undefined,
     minimumStatus,
-    database: databaseLocation(values, io),
+    database,
     publicUrl: baseUrl(values['public-url'] || io.env.SITEBEACON_PUBLIC_URL),
     ingestUrl: baseUrl(values['ingest-url'] || io.env.SITEBEACON_INGEST_URL),
   };
@@ -103,10 +108,10 @@ export const serve = async (args: string[], io: CliIO) => {
     await store.sites.put({ site_key: DEMO_SITE_KEY, name: 'Demo', allowed_origins: [new URL(publicUrl).origin] });
   }
   if (values.json) {
-    io.out(JSON.stringify({ url, public_url: publicUrl, db: database, ...(values.demo ? { demo: `${publicUrl}/` } : {}) }));
+    io.out(JSON.stringify({ url, public_url: publicUrl, db: printableLocation(database), ...(values.demo ? { demo: `${publicUrl}/` } : {}) }));
   } else {
     io.out(`sitebeacon collector listening on ${url}`);
-    io.out(`data stored in ${database}`);
+    io.out(`data stored in ${printableLocation(database)}`);
     if (values.demo) io.out(`demo page: ${publicUrl}/ (site key "${DEMO_SITE_KEY}")`);
   }
   let closing = false;

@@ -19,9 +19,13 @@ Commands:
                         it is printed once and stored only as a hash
   export --site SITE_KEY --kind errors|csp|performance [--since ISO]
                         print stored records as NDJSON
+  migrate               apply the schema versions the database lacks (serve does too);
+                        safe while other collectors start
   check URL [--site SITE_KEY] [--page PAGE_URL] [--connect-timeout S] [--timeout S] [--ca FILE]
                         diagnose, from this machine, why reports may not arrive (see check --help)
 
-Every command takes --db FILE (default ./data/sitebeacon.db, env SITEBEACON_DB) and --json.
+Every command takes --db FILE (SQLite; default ./data/sitebeacon.db, env SITEBEACON_DB) or
+--database-url postgres://USER@HOST:PORT/DB (PostgreSQL, env SITEBEACON_DATABASE_URL: any number
+of collectors may share one database), and --json.
 Env: SITEBEACON_PORT, SITEBEACON_HOST, SITEBEACON_PUBLIC_URL, SITEBEACON_INGEST_URL, SITEBEACON_LOG_LEVEL.
 `;
