@@ -7,6 +7,7 @@ import { createCollector } from '../app';
 import { DEMO_SITE_KEY } from '../core/records';
 import { baseUrl, databaseLocation, parseOptions, printableLocation, UsageError, type CliIO } from './args';
 import { isPostgresUrl, openStore } from '../store/openStore';
+import { startRetention } from '../store/startRetention';
 
 const LOG_LEVELS: Record<string, number> = { info: 0, warn: 400, error: 500, silent: Infinity };
 
@@ -25,6 +26,7 @@ const readServeOptions = (args: string[], io: CliIO) => {
     'ingest-url': { type: 'string' },
     'agent-updates-dir': { type: 'string' },
     'agent-signing-key': { type: 'string' },
+    'retention-days': { type: 'string' },
   });
   const port = Number(values.port ?? io.env.SITEBEACON_PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${values.port} is not a port`);
@@ -36,6 +38,10 @@ const readServeOptions = (args: string[], io: CliIO) => {
     return { [flag == 'rate-limit' ? 'perIp' : 'perSite']: perSecond };
   };
   if (!!values['tls-cert'] != !!values['tls-key']) throw new UsageError('--tls-cert and --tls-key go together');
+  const retentionDays = values['retention-days'] === undefined ? undefined : Number(values['retention-days']);
+  if (retentionDays !== undefined && !(retentionDays > 0 && retentionDays <= 36_500)) {
+    throw new UsageError(`--retention-days ${values['retention-days']} is not a number of days (more than 0)`);
+  }
   const database = databaseLocation(values, io);
   if (values['agent-updates-dir'] && !values['agent-signing-key'] && isPostgresUrl(database)) {
     // The default key lives beside the SQLite file; collectors sharing PostgreSQL must share one key.
@@ -52,6 +58,7 @@ const readServeOptions = (args: string[], io: CliIO) => {
     tls: values['tls-cert'] ? { cert: resolve(values['tls-cert']), key: resolve(values['tls-key']!) } : undefined,
     minimumStatus,
     database,
+    retentionDays,
     publicUrl: baseUrl(values['public-url'] || io.env.SITEBEACON_PUBLIC_URL),
     ingestUrl: baseUrl(values['ingest-url'] || io.env.SITEBEACON_INGEST_URL),
   };
@@ -63,8 +70,13 @@ const readServeOptions = (args: string[], io: CliIO) => {
  * that tools (collector/testing/spawnCollector.ts) read.
  */
 export const serve = async (args: string[], io: CliIO) => {
-  const { values, port, host, rateLimits, tls, minimumStatus, database, ingestUrl, ...options } = readServeOptions(args, io);
+  const { values, port, host, rateLimits, tls, minimumStatus, database, ingestUrl, retentionDays, ...options } = readServeOptions(args, io);
   const store = await openStore(database);
+  const logError = (error: unknown) => {
+    if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
+  };
+  // A failed sweep is logged and tried again at the next interval; ingest is not affected.
+  const retention = retentionDays ? startRetention(store, { days: retentionDays, onError: logError }) : undefined;
   let publicUrl = options.publicUrl ?? '';
   const app = createCollector({
     store,
@@ -83,9 +95,7 @@ export const serve = async (args: string[], io: CliIO) => {
     logRequest: (entry) => {
       if (entry.status >= minimumStatus) io.err(JSON.stringify({ level: entry.status >= 500 ? 'error' : entry.status >= 400 ? 'warn' : 'info', ...entry }));
     },
-    logError: (error) => {
-      if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
-    },
+    logError,
   });
   const server = serveH3(app, {
     port,
@@ -128,6 +138,7 @@ export const serve = async (args: string[], io: CliIO) => {
     const closeIdle = setInterval(() => httpServer?.closeIdleConnections?.(), 50);
     await server.close();
     clearInterval(closeIdle);
+    await retention?.stop();
     await store.close();
     process.exit(0);
   };

@@ -5,11 +5,12 @@ Commands:
   serve [--port 8787] [--host 127.0.0.1] [--public-url URL] [--demo]
         [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--site-rate-limit N] [--trust-proxy]
         [--log-level info|warn|error|silent] [--ingest-url URL]
-        [--agent-updates-dir DIR [--agent-signing-key FILE]]
+        [--agent-updates-dir DIR [--agent-signing-key FILE]] [--retention-days N]
                         run the collector (--demo also serves a demo page at /);
                         rate limits are requests per second per client IP (default 20) and
                         per site (default 500), 0 turns one off; --json prints one line
-                        {"url": ...} once it listens
+                        {"url": ...} once it listens; --retention-days deletes reports and
+                        sessions older than N days, in small batches, every minute
   site add --origin URL [--origin URL...] [--name NAME] [--public-url URL] [--ingest-url URL]
                         create a site; prints its key and script tag
   action add --site SITE_KEY --type TYPE [--payload JSON]

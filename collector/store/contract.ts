@@ -35,6 +35,7 @@ export interface Store {
   actions: ActionStore;
   cspProjects: CspProjectStore;
   agents: ServerAgentStore;
+  retention: RetentionStore;
   /** Commits what is queued, then releases the database. */
   close(): Promise<void>;
 }
@@ -152,3 +153,13 @@ export interface ServerAgentStore {
   recordHeartbeat(id: string, heartbeat: { agent_version?: string | undefined; status?: Record<string, unknown> | undefined }): Promise<void>;
 }
 
+/** `serve --retention-days N` (../shared/design.md, "Scale-out"): what it asks of a store. */
+export interface RetentionStore {
+  /**
+   * Deletes at most `limit` of the oldest error and CSP reports received, and performance sessions
+   * last updated, before `before` (ms), in small transactions, taking each deleted report out of
+   * the per-day aggregates in the same transaction: the summary always counts what remains.
+   * Resolves to the number of rows deleted; fewer than `limit` means none older is left.
+   */
+  deleteBefore(before: number, options: { limit: number }): Promise<number>;
+}

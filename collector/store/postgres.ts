@@ -5,6 +5,7 @@ import { migratePostgres } from './postgres/migrations';
 import { createPool } from './postgres/pool';
 import { postgresPerformance } from './postgres/performance';
 import { postgresReports } from './postgres/reports';
+import { postgresRetention } from './postgres/retention';
 import { postgresSites } from './postgres/sites';
 
 /**
@@ -31,6 +32,7 @@ export const createPostgresStore = async ({ url, poolSize }: { url: string; pool
     ...postgresReports(pool, write),
     performance: postgresPerformance(pool, write),
     ...postgresIntegrations(pool, write),
+    retention: postgresRetention(pool),
     close() {
       // What is queued is committed before the pool closes.
       closed ??= flush().then(() => pool.end());

@@ -7,6 +7,7 @@ import { sqliteIntegrations } from './sqlite/integrations';
 import { migrate } from './sqlite/migrations';
 import { sqlitePerformance } from './sqlite/performance';
 import { sqliteReports } from './sqlite/reports';
+import { sqliteRetention } from './sqlite/retention';
 import { sqliteSites } from './sqlite/sites';
 
 /**
@@ -36,6 +37,7 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
     ...sqliteReports(db, write),
     performance: sqlitePerformance(db, write),
     ...sqliteIntegrations(db, write),
+    retention: sqliteRetention(db, write),
     async close() {
       // What is queued is committed before the file is closed.
       flush();
