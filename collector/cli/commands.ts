@@ -1,4 +1,5 @@
 import { actionAdd } from './actionAdd';
+import { backup } from './backup';
 import type { CliIO } from './args';
 import { check } from './check';
 import { exportRecords } from './exportRecords';
@@ -22,4 +23,5 @@ export const COMMANDS: Array<{ name: string[]; run: Command }> = [
   { name: ['export'], run: exportRecords },
   { name: ['check'], run: check },
   { name: ['migrate'], run: migrate },
+  { name: ['backup'], run: backup },
 ];

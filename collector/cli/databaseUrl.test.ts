@@ -116,3 +116,31 @@ describe('every command takes --database-url', () => {
     expect(err).toMatch(/name two databases/);
   });
 });
+
+describe('sitebeacon backup', () => {
+  test('copies the SQLite store while a store has it open and writes to it; the copy opens with every record', async () => {
+    const file = join(dir, 'sitebeacon.db');
+    const store = createSqliteStore({ file });
+    const seed = seedStore(store);
+    for (let i = 0; i < 20; i++) await seed.insertErrors('default', Array.from({ length: 50 }, (_, n) => ({ error_type: 'js', error_message: `m${i}-${n}` })));
+    const writing = seed.insertErrors('default', [{ error_type: 'js', error_message: 'during' }]);
+    const copy = join(dir, 'backups', 'copy.db');
+    const { code, out } = await cli(['backup', copy, '--db', file, '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ backup: copy, pages: expect.any(Number) });
+    await writing;
+    await store.close();
+    const restored = createSqliteStore({ file: copy });
+    const messages = (await seedStore(restored).stored('errors', 'default')).map((record) => record.error_message);
+    expect(messages.filter((message) => message != 'during')).toHaveLength(1000);
+    await restored.close();
+    const again = await cli(['backup', copy, '--db', file]);
+    expect(again).toMatchObject({ code: 1, err: expect.stringMatching(/exists: a backup never overwrites/) });
+  });
+
+  test('needs a FILE, and an SQLite store', async () => {
+    expect((await cli(['backup', '--db', join(dir, 'x.db')])).code).toBe(2);
+    const postgres = await cli(['backup', join(dir, 'copy.db'), '--database-url', schema.url]);
+    expect(postgres).toMatchObject({ code: 2, err: expect.stringMatching(/for PostgreSQL use pg_dump/) });
+  });
+});

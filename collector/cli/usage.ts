@@ -22,6 +22,8 @@ Commands:
                         print stored records as NDJSON
   migrate               apply the schema versions the database lacks (serve does too);
                         safe while other collectors start
+  backup FILE           copy the SQLite store to FILE while collectors run (SQLite's online
+                        backup; for PostgreSQL use pg_dump)
   check URL [--site SITE_KEY] [--page PAGE_URL] [--connect-timeout S] [--timeout S] [--ca FILE]
                         diagnose, from this machine, why reports may not arrive (see check --help)
 
