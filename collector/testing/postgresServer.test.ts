@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { expect, test } from 'vitest';
-import { startPostgresServer } from './postgresServer';
+import { startPostgresServer } from './postgresServer.mjs';
 import { createTestDatabase } from './testDatabase';
 
 const query = async (url: string, sql: string) => {
@@ -24,7 +24,7 @@ test('a throw-away server starts on loopback, and stop() ends it and removes its
   expect(existsSync(dir)).toBe(false);
   await expect(query(url, 'SELECT 1')).rejects.toThrow(/ECONNREFUSED/);
   server.stop();
-});
+}, 30_000); // initdb and a start: a second alone, more on a busy machine
 
 test("each test database is a database of its own, and drop() removes it while it is in use", async () => {
   const [one, two] = await Promise.all([createTestDatabase('infra'), createTestDatabase('infra')]);

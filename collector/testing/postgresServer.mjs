@@ -5,15 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findPostgres } from './findPostgres.mjs';
 
-/** A throw-away PostgreSQL server (Debian's package, no Docker) for tests. */
-export interface PostgresServer {
-  /** `postgres://postgres@127.0.0.1:PORT/DATABASE` (trust authentication, loopback only). */
-  url(database?: string): string;
-  /** The server's log so far: what to print when a test fails. */
-  log(): string;
-  /** Stops the server at once and removes its folder; safe to call twice. */
-  stop(): void;
-}
+// JavaScript with JSDoc types, not TypeScript: the benchmarks (bench/postgres.mjs) run it with
+// plain node, and vitest's globalSetup (postgresGlobalSetup.ts) as well.
+
+/**
+ * A throw-away PostgreSQL server (Debian's package, no Docker) for tests and benchmarks.
+ * @typedef {object} PostgresServer
+ * @property {(database?: string) => string} url `postgres://postgres@127.0.0.1:PORT/DATABASE` (trust authentication, loopback only)
+ * @property {() => string} log the server's log so far: what to print when a test fails
+ * @property {() => void} stop stops the server at once and removes its folder; safe to call twice
+ */
 
 const PREFIX = 'sitebeacon-pg-';
 
@@ -21,10 +22,11 @@ const PREFIX = 'sitebeacon-pg-';
  * PostgreSQL refuses to run as root: as root, the server programs run as the `postgres` user
  * (Debian's package creates it) through runuser, or su where there is no runuser.
  */
-const runAs = (): { user?: { uid: number; gid: number }; command: (program: string, args: string[]) => [string, string[]] } => {
+/** @returns {{ user?: { uid: number, gid: number }, command: (program: string, args: string[]) => [string, string[]] }} */
+const runAs = () => {
   if (process.getuid?.() !== 0) return { command: (program, args) => [program, args] };
-  let uid: number;
-  let gid: number;
+  let uid;
+  let gid;
   try {
     uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
     gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
@@ -32,7 +34,8 @@ const runAs = (): { user?: { uid: number; gid: number }; command: (program: stri
     throw new Error('running as root, PostgreSQL needs a `postgres` user to run as: `apt-get install postgresql` creates it');
   }
   const runuser = ['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].find(existsSync);
-  const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+  /** @param {string} word */
+  const quote = (word) => `'${word.replace(/'/g, `'\\''`)}'`;
   return {
     user: { uid, gid },
     command: (program, args) =>
@@ -40,22 +43,24 @@ const runAs = (): { user?: { uid: number; gid: number }; command: (program: stri
   };
 };
 
+/** @returns {Promise<number>} */
 const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+  new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 
-const isAlive = (pid: number) => {
+/** @param {number} pid */
+const isAlive = (pid) => {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code == 'EPERM';
+    return /** @type {NodeJS.ErrnoException} */ (error).code == 'EPERM';
   }
 };
 
@@ -63,11 +68,12 @@ const isAlive = (pid: number) => {
  * Servers whose test run died without stopping them (SIGKILL, a crash) are stopped and removed by
  * the next run: each folder names the process that owns it.
  */
-const sweepOrphans = (stopIn: (dir: string) => void) => {
+/** @param {(dir: string) => void} stopIn */
+const sweepOrphans = (stopIn) => {
   for (const name of readdirSync(tmpdir())) {
     if (!name.startsWith(PREFIX)) continue;
     const dir = join(tmpdir(), name);
-    let owner: number;
+    let owner;
     try {
       owner = Number(readFileSync(join(dir, 'owner.pid'), 'utf8'));
     } catch {
@@ -81,20 +87,25 @@ const sweepOrphans = (stopIn: (dir: string) => void) => {
  * Starts a PostgreSQL server in a new temporary folder: `initdb` (as the `postgres` user when we
  * are root), then `pg_ctl start` on a free loopback port with its socket in that folder. The
  * server is stopped and its folder removed by `stop()`, and at the latest when this process exits.
- * Durability settings are off (fsync, full-page writes): tests kill collectors, never this server.
+ * Durability settings are off (fsync, full-page writes) unless `durable`: tests kill collectors,
+ * never this server; benchmarks measure what a real server does.
  *
  * @example
  * const server = await startPostgresServer();
  * const url = server.url('postgres');
  * server.stop();
+ * @param {{ bin?: string, durable?: boolean }} [options]
+ * @returns {Promise<PostgresServer>}
  */
-export const startPostgresServer = async ({ bin = findPostgres() }: { bin?: string } = {}): Promise<PostgresServer> => {
+export const startPostgresServer = async ({ bin = findPostgres(), durable = false } = {}) => {
   const { user, command } = runAs();
-  const run = (program: string, args: string[]) => {
+  /** @param {string} program @param {string[]} args */
+  const run = (program, args) => {
     const [file, argv] = command(join(bin, program), args);
     return execFileSync(file, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   };
-  const stopIn = (dir: string) => {
+  /** @param {string} dir */
+  const stopIn = (dir) => {
     try {
       if (existsSync(join(dir, 'data', 'postmaster.pid'))) run('pg_ctl', ['stop', '-D', join(dir, 'data'), '-m', 'immediate', '-w', '-s']);
     } catch {
@@ -124,8 +135,8 @@ export const startPostgresServer = async ({ bin = findPostgres() }: { bin?: stri
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
       const options = [
-        `-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c fsync=off', '-c full_page_writes=off',
-        '-c max_connections=200', '-c shared_buffers=32MB',
+        `-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200',
+        ...(durable ? ['-c shared_buffers=128MB'] : ['-c fsync=off', '-c full_page_writes=off', '-c shared_buffers=32MB']),
       ].join(' ');
       try {
         run('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-s', '-l', logFile, '-o', options]);
@@ -137,9 +148,9 @@ export const startPostgresServer = async ({ bin = findPostgres() }: { bin?: stri
     const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
     return { url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`, log, stop };
   } catch (error) {
-    const detail = (error as { stderr?: string }).stderr ?? '';
+    const detail = /** @type {{ stderr?: string }} */ (error).stderr ?? '';
     const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
     stop();
-    throw new Error(`could not start PostgreSQL from ${bin}: ${(error as Error).message}\n${detail}\n${log}`);
+    throw new Error(`could not start PostgreSQL from ${bin}: ${/** @type {Error} */ (error).message}\n${detail}\n${log}`);
   }
 };
