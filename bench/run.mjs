@@ -2,14 +2,17 @@
 // bench/results/. Loopback only; every part is bounded in time.
 //   BENCH_DURATION=5     seconds of load per ingest measurement
 //   BENCH_REPORTS=1000000  reports seeded for the /summary measurement
+//   BENCH_RUNS=3         runs of each PostgreSQL measurement (the median is shown)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beaconBench } from './beacon.mjs';
 import { cspSuggestionBench } from './cspSuggestion.mjs';
 import { ingestBench } from './ingest.mjs';
+import { postgresIngestBench } from './postgres.mjs';
 import { summaryBench } from './summary.mjs';
 
 const duration = Number(process.env.BENCH_DURATION || 5);
 const reports = Number(process.env.BENCH_REPORTS || 1_000_000);
+const runs = Number(process.env.BENCH_RUNS || 3);
 const round = (value, digits = 0) => Number(value.toFixed(digits));
 
 console.log(`ingest: ${duration} s per measurement, 50 connections; summary over ${reports} reports; beacon start in Chromium`);
@@ -17,6 +20,7 @@ const results = {
   date: new Date().toISOString(),
   node: process.version,
   ingest: await ingestBench({ duration }),
+  postgres: await postgresIngestBench({ duration, runs }),
   summary: await summaryBench({ reports }),
   beacon: await beaconBench(),
   cspSuggestion: await cspSuggestionBench(),
@@ -39,6 +43,15 @@ console.table(
       },
     ]),
   ),
+);
+console.log(`\nIngest by store: SQLite (above) and PostgreSQL, one process and two on one database (median of ${runs})`);
+console.table(
+  Object.fromEntries([
+    ...results.ingest
+      .filter((row) => row.scenario.startsWith('error report'))
+      .map((row) => [`${row.scenario}, SQLite`, { 'req/s': round(row.sitebeacon.requestsPerSecond), 'reports/s': round(row.sitebeacon.reportsPerSecond), 'p99 ms': row.sitebeacon.p99Ms, 'non-2xx': row.sitebeacon.non2xx + row.sitebeacon.errors }]),
+    ...results.postgres.map((row) => [`${row.scenario}, ${row.store}`, { 'req/s': round(row.requestsPerSecond), 'reports/s': round(row.reportsPerSecond), 'p99 ms': row.p99Ms, 'non-2xx': row.non2xx }]),
+  ]),
 );
 const { summary, beacon, cspSuggestion } = results;
 const ms = (value) => round(value, 3);
