@@ -54,7 +54,9 @@ export const pagedList = <T>(pool: Pool, table: string, timeColumn: string) => {
   const text = `SELECT * FROM ${table} WHERE site_key = $1 AND ${timeColumn} >= $2 AND id > $3 ORDER BY id LIMIT $4`;
   return async (siteKey: string, { since = 0, cursor, limit = DEFAULT_LIMIT }: ListOptions = {}): Promise<Page<T>> => {
     const after = cursor === undefined ? 0 : (decodeCursor(cursor) ?? 0);
-    const { rows } = await run(pool, text, [siteKey, since, after, limit], `list_${table}`);
+    // Not a named (prepared) statement: `SELECT *` of a prepared statement fails ("cached plan must
+    // not change result type") once a newer collector adds a column, during a rolling upgrade.
+    const { rows } = await run(pool, text, [siteKey, since, after, limit]);
     const last = rows[rows.length - 1];
     return {
       data: rows.map((row) => toRecord<T>(row)),
