@@ -3,6 +3,8 @@ import { hashApiKey, newApiKey } from '../core/keys';
 import { DEFAULT_SITE_KEY } from '../core/records';
 import { seedStore } from '../testing/seed';
 import type { Store } from './contract';
+import { describeHostileTextContract } from './hostileText.contract';
+import { describeRetentionContract } from './retention.contract';
 
 /**
  * What a store adapter is given to run the contract: a fresh, empty store, and the same database
@@ -141,34 +143,6 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         expect((await seed.stored('errors', DEFAULT_SITE_KEY)).map((record) => record.error_message)).toEqual(['m0', 'm1', 'm2', 'm3']);
       });
 
-      test('text is stored as well-formed Unicode without NUL (each becomes U+FFFD), the same in every store', async () => {
-        // PostgreSQL's text cannot hold NUL, nor its jsonb a lone surrogate; UTF-8 cannot hold a lone
-        // surrogate either: a hostile report is stored, not refused (store/storedText.ts).
-        const hostile = 'a\0b\uD800c\uDC00\uD83D\uDE00';
-        const kept = 'a\uFFFDb\uFFFDc\uFFFD\uD83D\uDE00';
-        await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: hostile, extra: { note: hostile, 'key\0': 1 } }], Date.now(), hostile);
-        const [error] = await seed.stored('errors', DEFAULT_SITE_KEY);
-        expect(error).toMatchObject({ error_message: kept, user_agent: kept, extra: { note: kept, 'key\0': 1 } });
-        await seed.insertCsp(DEFAULT_SITE_KEY, [{ ...violation('img-src', `https://cdn.example/${hostile}`), body: { x: hostile } }]);
-        expect((await seed.stored('csp', DEFAULT_SITE_KEY))[0]).toMatchObject({ blocked_uri: `https://cdn.example/${kept}`, body: { x: kept } });
-        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: hostile, page_url: hostile, metrics: { LCP: { value: 1, id: hostile } } });
-        expect((await seed.stored('performance', DEFAULT_SITE_KEY))[0]).toMatchObject({ session_id: kept, page_url: kept, metrics: { LCP: { value: 1, id: kept } } });
-      });
-
-      test('a key, URL or id no row can have finds nothing and throws nothing', async () => {
-        expect(await store.sites.get('a\0b')).toBeUndefined();
-        expect(await store.sites.get('\uD800')).toBeUndefined();
-        expect(await store.apiKeys.findByHash('\0')).toBeUndefined();
-        expect(await store.wordpress.findByUrl('https://shop.example/\0')).toBeUndefined();
-        expect(await store.agents.get('\0')).toBeUndefined();
-        for (const id of [0, -1, 1.5, 2 ** 64, Number.MAX_VALUE]) {
-          expect(await store.actions.get(id)).toBeUndefined();
-          expect(await store.cspProjects.get(id)).toBeUndefined();
-        }
-        expect((await store.errors.list('\0')).data).toEqual([]);
-        expect(await store.errors.groups('\0', {})).toEqual([]);
-      });
-
       test('error groups by fingerprint: reports, occurrences, first and last seen, most first, from since', async () => {
         const now = Date.UTC(2026, 5, 10, 12);
         const stack = 'TypeError: x\n    at checkout (https://shop.example/app.js:10:5)';
@@ -263,51 +237,8 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
       });
     });
 
-    describe('retention', () => {
-      test('deleteBefore removes the oldest reports and sessions in batches, and the summary counts what remains', async () => {
-        const cutoff = Date.UTC(2026, 5, 10, 12);
-        const stack = 'TypeError: x\n    at checkout (https://shop.example/app.js:10:5)';
-        const item = (n: number, count?: number) => ({ error_type: 'javascript_error', error_message: `Item ${n} missing`, stack, count });
-        const shop = await seed.addSite(['https://shop.example']);
-        // Old days, the cutoff's own day on both sides of it, and after.
-        await seed.insertErrors(DEFAULT_SITE_KEY, [item(1, 5), { error_type: 'resource_error', error_message: 'img failed' }], cutoff - 9 * DAY);
-        await seed.insertErrors(DEFAULT_SITE_KEY, [item(2), item(3)], cutoff - 2 * DAY);
-        await seed.insertErrors(DEFAULT_SITE_KEY, [item(4, 2)], cutoff - 3_600_000);
-        await seed.insertErrors(DEFAULT_SITE_KEY, [item(5, 3)], cutoff + 3_600_000);
-        await seed.insertErrors(DEFAULT_SITE_KEY, [item(6)], cutoff + DAY);
-        await seed.insertErrors(shop, [item(7)], cutoff - 4 * DAY);
-        await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/a.png'), violation('img-src', 'https://old.example/b.png')], cutoff - 5 * DAY);
-        await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/c.png'), { report_type: 'deprecation' }], cutoff - 1000);
-        await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/d.png')], cutoff + 1000);
-        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'old', metrics: { LCP: { value: 4000 } } }, cutoff - 3 * DAY);
-        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'revisited', metrics: { LCP: { value: 1000 } } }, cutoff - 3 * DAY);
-        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'revisited', metrics: { CLS: { value: 0.1 } } }, cutoff + 1000);
-        await seed.upsertSession(shop, { session_id: 'gone', metrics: { LCP: { value: 3000 } } }, cutoff - DAY);
-
-        const batches: number[] = [];
-        for (let deleted = 3; deleted == 3; ) batches.push((deleted = await store.retention.deleteBefore(cutoff, { limit: 3 })));
-        // 5 + 1 error reports, 4 CSP reports, 2 sessions: 12 rows, at most 3 at a time.
-        expect(batches.reduce((sum, deleted) => sum + deleted, 0)).toBe(12);
-        expect(Math.max(...batches)).toBe(3);
-        expect(await store.retention.deleteBefore(cutoff, { limit: 3 })).toBe(0);
-
-        expect((await seed.stored('errors', DEFAULT_SITE_KEY)).map((record) => record.error_message)).toEqual(['Item 5 missing', 'Item 6 missing']);
-        expect(await seed.stored('errors', shop)).toEqual([]);
-        expect(await store.errors.groups(DEFAULT_SITE_KEY, {})).toEqual([
-          expect.objectContaining({ reports: 2, count: 4, first_seen: cutoff + 3_600_000, last_seen: cutoff + DAY }),
-        ]);
-        expect(await store.errors.groups(DEFAULT_SITE_KEY, { since: cutoff - 10 * DAY })).toEqual(await store.errors.groups(DEFAULT_SITE_KEY, {}));
-        expect(await store.errors.groups(shop, {})).toEqual([]);
-        expect((await seed.stored('csp', DEFAULT_SITE_KEY)).map((record) => record.blocked_uri)).toEqual(['https://cdn.example/d.png']);
-        expect(await store.csp.groups(DEFAULT_SITE_KEY, {})).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example', reports: 1 }]);
-        expect(await store.csp.evidence(DEFAULT_SITE_KEY, { limit: 10 })).toEqual([
-          { directive: 'img-src', blocked_uri: 'https://cdn.example/d.png', document_uri: 'https://shop.example/', reports: 1 },
-        ]);
-        expect((await seed.stored('performance', DEFAULT_SITE_KEY)).map((session) => session.session_id)).toEqual(['revisited']);
-        expect(await seed.stored('performance', shop)).toEqual([]);
-        expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000] })).toMatchObject({ samples: 1, p75: 1000 });
-      });
-    });
+    describeRetentionContract(() => ({ store, seed }));
+    describeHostileTextContract(() => ({ store, seed }));
 
     describe('integrations', () => {
       test('a WordPress install is put once per site, found by URL, and records check-ins', async () => {
