@@ -4,6 +4,7 @@ import nodeResolve from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
+import { dts } from 'rollup-plugin-dts';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -78,12 +79,29 @@ export default [
     plugins: [
       typescript({
         tsconfig: './tsconfig.json',
-        include: ['collector/**/*.ts'],
-        exclude: ['**/*.test.ts'],
+        // The wire format is shared with the beacon (beacon/lib/wire.ts).
+        include: ['collector/**/*.ts', 'beacon/lib/wire.ts'],
+        exclude: ['**/*.test.ts', '**/*.contract.ts', 'collector/testing/**'],
         noEmit: false,
-        declaration: false,
+        // `sitebeacon/collector` ships its types (package.json "exports").
+        declaration: true,
+        declarationDir: 'dist/types',
         outDir: 'dist',
+        rootDir: '.',
       }),
     ],
+  },
+  {
+    // The published types, one file per entry: the declarations tsc wrote to dist/types bundled, so
+    // that consumers resolve them under any moduleResolution (nodenext needs no extensionless
+    // relative imports, which tsc's per-file declarations have).
+    input: {
+      beacon: 'dist/types/beacon/index.d.ts',
+      attribution: 'dist/types/beacon/attribution.d.ts',
+      collector: 'dist/types/collector/index.d.ts',
+    },
+    output: { dir: 'dist', entryFileNames: '[name].d.ts', chunkFileNames: 'chunks/types-[hash].d.ts', format: 'es' },
+    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('dist/'),
+    plugins: [dts()],
   },
 ];

@@ -4,6 +4,7 @@ import { cleanUrl } from './lib/cleanUrl';
 import { listen } from './lib/listen';
 import { monitor } from './lib/monitor';
 import { randomId } from './lib/randomId';
+import type { WirePerformanceSession } from './lib/wire';
 
 /** Options of `vitals()`. */
 export interface VitalsOptions {
@@ -20,13 +21,8 @@ export type MetricSource = (listener: (metric: ReportedMetric) => void) => () =>
 /** What a session sends of a metric: every field web-vitals gives except `name` (the key) and `entries`. */
 export type SentMetric = Omit<ReportedMetric, 'name' | 'entries'>;
 
-interface Session {
-  session_id: string;
-  page_url: string;
-  navigation_type?: string;
-  started_at: number;
-  metrics: Record<string, SentMetric>;
-}
+/** The session as sent: the wire format's (lib/wire.ts). */
+type Session = WirePerformanceSession;
 
 /**
  * The performance session of `vitals()`, whatever reports the metrics: one session per page view

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { serveArgs, startServer } from './startServer.mjs';
 import { createSqliteStore, hashApiKey, newCspReport, newSiteKey } from '../dist/collector.js';
 
-// TODO(issue 11): switch to '/api/health' once the refactor adds it (design, "Collector"); until
+// TODO(issue 11): switch to '/api/health' once the refactor adds it (../shared/design.md, "Collector"); until
 // then test-connectivity is the cheapest answer the collector gives.
 const HEALTH_PATH = '/api/test-connectivity';
 

@@ -3,9 +3,11 @@
 //   BENCH_DURATION=5     seconds of load per ingest measurement
 //   BENCH_REPORTS=1000000  reports seeded for the /summary measurement
 //   BENCH_RUNS=3         runs of each PostgreSQL measurement (the median is shown)
+//   BENCH_SOAK_SECONDS=300 seconds of the soak whose memory is a goal (0 skips it)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beaconBench } from './beacon.mjs';
 import { cspSuggestionBench } from './cspSuggestion.mjs';
+import { goalRows, sizeFigures, soakFigures } from './goals.mjs';
 import { ingestBench } from './ingest.mjs';
 import { postgresIngestBench } from './postgres.mjs';
 import { summaryBench } from './summary.mjs';
@@ -13,6 +15,7 @@ import { summaryBench } from './summary.mjs';
 const duration = Number(process.env.BENCH_DURATION || 5);
 const reports = Number(process.env.BENCH_REPORTS || 1_000_000);
 const runs = Number(process.env.BENCH_RUNS || 3);
+const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 const round = (value, digits = 0) => Number(value.toFixed(digits));
 
 console.log(`ingest: ${duration} s per measurement, 50 connections; summary over ${reports} reports; beacon start in Chromium`);
@@ -24,6 +27,8 @@ const results = {
   summary: await summaryBench({ reports }),
   beacon: await beaconBench(),
   cspSuggestion: await cspSuggestionBench(),
+  sizes: sizeFigures(),
+  soak: soakFigures(soakSeconds),
 };
 
 console.log('\nIngest: bare node:http (the ceiling) against sitebeacon serve, side by side');
@@ -67,6 +72,9 @@ console.table({
   },
   [`${cspSuggestion.health.path} p99 meanwhile (ms, goal < 100)`]: { value: ms(cspSuggestion.health.p99Ms), 'idle p99': ms(cspSuggestion.health.idleP99Ms) },
 });
+
+console.log('\nThe goals of issue 18');
+console.table(goalRows(results));
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 const file = new URL(`./results/bench-${results.date.replace(/[:.]/g, '-')}.json`, import.meta.url);

@@ -7,7 +7,7 @@ import { mountRoutes } from './http/mountRoutes';
 import { createRateCheck } from './http/rateCheck';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimiter';
 import type { Route } from './http/route';
-import { beaconScriptRoutes } from './routes/beaconScript';
+import { beaconScriptRoutes, scriptFiles } from './routes/beaconScript';
 import { connectivityRoutes } from './routes/connectivity';
 import { cspProjectRoutes } from './routes/cspProjects';
 import { cspReportRoutes } from './routes/cspReports';
@@ -17,6 +17,7 @@ import { openApiRoutes } from './routes/openapi';
 import { performanceSessionRoutes } from './routes/performanceSessions';
 import { readApiRoutes } from './routes/readApi';
 import { serverAgentRoutes } from './routes/serverAgents';
+import { siteSetupRoutes } from './routes/siteSetup';
 import { verifyApiKeyRoutes } from './routes/verifyApiKey';
 import { wordpressRoutes } from './routes/wordpress';
 import type { Store } from './store/contract';
@@ -50,6 +51,11 @@ export interface RequestLogEntry {
   status: number;
   ms: number;
   ip: string;
+  /**
+   * Browser reports sent with `Origin: null` for a document not of the site's allowed origins:
+   * answered 2xx (so the browser does not retry) but not stored (routes/cspReports.ts, issue 12).
+   */
+  foreign_reports?: number;
 }
 
 /**
@@ -57,14 +63,16 @@ export interface RequestLogEntry {
  * The app mounts it and the OpenAPI document is generated from it.
  */
 export const collectorRoutes = (options: CollectorOptions): Route[] => {
-  const { store, links } = options;
+  const { store, links, beaconFile } = options;
+  const scripts = scriptFiles();
   const routes: Route[] = [
     ...connectivityRoutes(),
     ...errorReportRoutes({ store }),
-    ...cspReportRoutes({ store }),
+    ...cspReportRoutes({ store, clientOf: (event) => clientIp(event, options.trustProxy ?? false) }),
     ...performanceSessionRoutes({ store }),
-    ...beaconScriptRoutes({ beaconFile: options.beaconFile }),
+    ...beaconScriptRoutes({ beaconFile, scripts }),
     ...readApiRoutes({ store }),
+    ...siteSetupRoutes({ links, beaconFile, scripts }),
     ...verifyApiKeyRoutes({ store }),
     ...wordpressRoutes({ store, links }),
     ...cspProjectRoutes({ store, links }),
@@ -100,6 +108,7 @@ export const createCollector = (options: CollectorOptions): H3 => {
           status: response.status,
           ms: Math.round((performance.now() - (started.get(event) ?? performance.now())) * 100) / 100,
           ip: clientIp(event, trustProxy),
+          ...(typeof event.context.foreign_reports == 'number' ? { foreign_reports: event.context.foreign_reports } : {}),
         })),
     onError: (error, event) => toErrorResponse(error, event, logError),
   });

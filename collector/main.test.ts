@@ -45,6 +45,20 @@ test('site add writes the snippet for --public-url and --ingest-url: the beacon 
   );
 });
 
+test('snippet --site prints the script tag with the SRI hash of the built beacon, and the CSP sources; --json the whole setup', async () => {
+  const site = JSON.parse((await cli('site', 'add', '--origin', 'https://shop.example', '--json')).out) as { site_key: string };
+  const text = await cli('snippet', '--site', site.site_key, '--ingest-url', 'https://in.example');
+  expect(text.code).toBe(0);
+  expect(text.out).toMatch(/integrity="sha384-[A-Za-z0-9+/]{64}" crossorigin="anonymous"/);
+  expect(text.out).toContain('connect-src https://in.example');
+  const json = await cli('snippet', '--site', site.site_key, '--json');
+  const setup = JSON.parse(json.out) as { snippet: string; integrity: string; api_base: string };
+  expect(setup.api_base).toBe('http://127.0.0.1:8787/api');
+  expect(setup.snippet).toContain(`integrity="${setup.integrity}"`);
+  expect((await cli('snippet', '--site', 'nope')).code).toBe(1);
+  expect((await cli('snippet')).code).toBe(2);
+});
+
 test('export --kind errors prints what was stored as NDJSON, filtered by --since', async () => {
   const store = createSqliteStore({ file: db });
   const seed = seedStore(store);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportRecords, spawnCollector } from '../collector/testing/spawnCollector';
@@ -59,7 +59,8 @@ test('a browser on an origin the site does not allow stores nothing', async ({ p
 });
 
 test('the demo page of `serve --demo` reports its button error into the demo site', async ({ page }) => {
-  const db = join(mkdtempSync(join(tmpdir(), 'sitebeacon-demo-')), 'demo.db');
+  const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-demo-'));
+  const db = join(dir, 'demo.db');
   const demo = await spawnCollector({ db, args: ['--demo'] });
   try {
     await page.goto(`${demo.url}/`);
@@ -70,5 +71,6 @@ test('the demo page of `serve --demo` reports its button error into the demo sit
     expect(exported()[0]).toMatchObject({ error_message: 'demo: the cart is empty', error_name: 'TypeError' });
   } finally {
     await demo.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -87,7 +87,7 @@ export const test = base.extend<{ collector: Collector; pages: PageServer }>({
   },
 });
 
-/** The snippet the collector generates for a site (design, "Script tag"). */
+/** The snippet the collector generates for a site (../shared/design.md, "Script tag"). */
 export const beaconTag = (collector: Collector, siteKey: string) =>
   `<script src="${collector.origin}/beacon.js" data-site-key="${siteKey}" data-ingest-origin="${collector.origin}" async></script>`;
 

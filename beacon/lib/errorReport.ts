@@ -1,22 +1,9 @@
+import type { WireErrorReport } from './wire';
 import { cleanUrl } from './cleanUrl';
 import { setGiven } from './setGiven';
 
-/** The design's error report (wire format, beacon to collector). */
-export interface ErrorReport {
-  error_type: 'javascript_error' | 'unhandled_rejection' | 'resource_error' | 'manual';
-  error_message: string;
-  error_name?: string;
-  stack?: string;
-  source_url?: string;
-  line?: number;
-  column?: number;
-  page_url: string;
-  timestamp: number;
-  session_id?: string;
-  count?: number;
-  /** "Script error." from a cross-origin script served without CORS: no detail exists. */
-  cross_origin?: boolean;
-}
+/** The design's error report (wire format, beacon to collector): ./wire.ts. */
+export type ErrorReport = WireErrorReport;
 
 /** Stacks are bounded: a deep recursion must not become a 100 KB report. */
 const MAX_STACK = 4000;

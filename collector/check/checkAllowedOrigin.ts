@@ -7,7 +7,7 @@ import { sendRequest } from './sendRequest';
 /**
  * Does the site accept reports from `pageOrigin`? Asked as the browser asks it: the CORS preflight
  * `OPTIONS {api}/error-reports/{site_key}` with the page's `Origin` (spec section 4), which the
- * collector answers only for the site's allowed origins (design: 403 `origin_not_allowed`
+ * collector answers only for the site's allowed origins (../shared/design.md: 403 `origin_not_allowed`
  * otherwise). It needs no key and stores nothing. Resolves with the step's detail; fails with exit 9.
  *
  * @example

@@ -8,8 +8,9 @@ import { describeIntervention } from './describeIntervention';
 import { openConnection, type Route } from './openConnection';
 import { printable } from './printable';
 import { sendRequest } from './sendRequest';
+import { CONNECTIVITY_CHECK_ERROR_TYPE } from '../core/countedErrors';
 
-/** What a refusal usually means, by status (design, "Responses"). */
+/** What a refusal usually means, by status (../shared/design.md, "Responses"). */
 const hint = (status: number, retryAfter: string | undefined) => {
   if (status == 404) return 'the collector does not know this site key: check --site against the site\'s generated setup';
   if (status == 401 || status == 403) return 'the collector refuses this submission: check the site\'s credentials and allowed origins';
@@ -33,7 +34,7 @@ export const checkSubmission = (context: CheckContext, route: Route, siteKey: st
     const endpoint: Endpoint = { host: target.host, port: target.port, secure: target.secure };
     const url = new URL(`${target.apiBase}/error-reports/${encodeURIComponent(siteKey)}`);
     const socket = await openConnection(context, endpoint, route);
-    const body = JSON.stringify({ error_type: 'connectivity_check', error_message: `sitebeacon check from ${hostname()}` });
+    const body = JSON.stringify({ error_type: CONNECTIVITY_CHECK_ERROR_TYPE, error_message: `sitebeacon check from ${hostname()}` });
     const answer = await sendRequest(context, socket, { url, method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const intervention = describeIntervention(answer, 'POST', url);
     if (intervention) throw checkFailure(EXIT_CODES.intervention, intervention);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Links } from '../core/setupUrls';
 import { isPostgresUrl, openStore } from '../store/openStore';
 import type { Store } from '../store/contract';
 
@@ -85,3 +86,16 @@ export const withStore = async <T>(location: string, work: (store: Store) => Pro
 
 /** A URL option without its trailing slashes, or undefined when not given. */
 export const baseUrl = (value: string | undefined) => value?.replace(/\/+$/, '') || undefined;
+
+/** The options naming where the collector is reached, as `site add` and `snippet` take them. */
+export const LINK_OPTIONS = { 'public-url': { type: 'string' }, 'ingest-url': { type: 'string' } } as const;
+
+/**
+ * Where the collector is reached, for the URLs a command prints: `--public-url` (env
+ * SITEBEACON_PUBLIC_URL, default http://127.0.0.1:8787) and `--ingest-url` (env SITEBEACON_INGEST_URL).
+ */
+export const linksFrom = (values: { 'public-url'?: string | undefined; 'ingest-url'?: string | undefined }, io: CliIO): Links => {
+  const appUrl = baseUrl(values['public-url'] || io.env.SITEBEACON_PUBLIC_URL) || 'http://127.0.0.1:8787';
+  const ingestUrl = baseUrl(values['ingest-url'] || io.env.SITEBEACON_INGEST_URL);
+  return { appUrl: () => appUrl, ingestUrl: () => ingestUrl };
+};

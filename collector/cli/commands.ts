@@ -7,6 +7,7 @@ import { keyCreate } from './keyCreate';
 import { migrate } from './migrate';
 import { serve } from './serve';
 import { siteAdd } from './siteAdd';
+import { snippetCommand } from './snippet';
 
 /** A command: resolves to its exit code, or to nothing for 0. */
 export type Command = (args: string[], io: CliIO) => Promise<number | void>;
@@ -18,6 +19,7 @@ export type Command = (args: string[], io: CliIO) => Promise<number | void>;
 export const COMMANDS: Array<{ name: string[]; run: Command }> = [
   { name: ['serve'], run: serve },
   { name: ['site', 'add'], run: siteAdd },
+  { name: ['snippet'], run: snippetCommand },
   { name: ['key', 'create'], run: keyCreate },
   { name: ['action', 'add'], run: actionAdd },
   { name: ['export'], run: exportRecords },

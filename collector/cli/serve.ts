@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { serve as serveH3 } from 'h3';
 import { loadSigningKey } from '../agents/updates';
 import { createCollector } from '../app';
 import { DEMO_SITE_KEY } from '../core/records';
+import { BEACON_FILE } from './beaconFile';
 import { baseUrl, databaseLocation, parseOptions, printableLocation, UsageError, type CliIO } from './args';
 import { isPostgresUrl, openStore } from '../store/openStore';
 import { startRetention } from '../store/startRetention';
@@ -80,7 +80,7 @@ export const serve = async (args: string[], io: CliIO) => {
   let publicUrl = options.publicUrl ?? '';
   const app = createCollector({
     store,
-    beaconFile: fileURLToPath(new URL('./beacon.min.js', import.meta.url)),
+    beaconFile: BEACON_FILE,
     links: { appUrl: () => publicUrl, ingestUrl: () => ingestUrl },
     demo: values.demo ? { siteKey: DEMO_SITE_KEY } : undefined,
     agentUpdates: values['agent-updates-dir']
@@ -92,8 +92,10 @@ export const serve = async (args: string[], io: CliIO) => {
     rateLimits,
     trustProxy: values['trust-proxy'],
     // One JSON line per request on stderr; stdout stays for what the command prints.
+    // Reports refused for a foreign document are answered 2xx but logged as warnings (issue 12).
     logRequest: (entry) => {
-      if (entry.status >= minimumStatus) io.err(JSON.stringify({ level: entry.status >= 500 ? 'error' : entry.status >= 400 ? 'warn' : 'info', ...entry }));
+      const level = entry.status >= 500 ? 'error' : entry.status >= 400 || entry.foreign_reports ? 'warn' : 'info';
+      if (Math.max(entry.status, entry.foreign_reports ? 400 : 0) >= minimumStatus) io.err(JSON.stringify({ level, ...entry }));
     },
     logError,
   });

@@ -1,6 +1,6 @@
 import { newSiteKey } from '../core/keys';
 import { setupUrls, snippet } from '../core/setupUrls';
-import { baseUrl, databaseLocation, parseOptions, UsageError, withStore, type CliIO } from './args';
+import { databaseLocation, LINK_OPTIONS, linksFrom, parseOptions, UsageError, withStore, type CliIO } from './args';
 
 const toOrigin = (value: string) => {
   if (!URL.canParse(value)) throw new UsageError(`--origin ${value} is not a URL; write it like https://shop.example`);
@@ -14,8 +14,7 @@ export const siteAdd = async (args: string[], io: CliIO) => {
   const values = parseOptions(args, {
     origin: { type: 'string', multiple: true },
     name: { type: 'string' },
-    'public-url': { type: 'string' },
-    'ingest-url': { type: 'string' },
+    ...LINK_OPTIONS,
   });
   const origins = (values.origin || []).map(toOrigin);
   if (!origins.length) throw new UsageError('site add needs at least one --origin URL');
@@ -23,9 +22,7 @@ export const siteAdd = async (args: string[], io: CliIO) => {
   const site = await withStore(databaseLocation(values, io), (store) =>
     store.sites.create({ site_key: siteKey, name: values.name || siteKey, allowed_origins: origins }),
   );
-  const appUrl = baseUrl(values['public-url'] || io.env.SITEBEACON_PUBLIC_URL) || 'http://127.0.0.1:8787';
-  const ingestUrl = baseUrl(values['ingest-url'] || io.env.SITEBEACON_INGEST_URL);
-  const tag = snippet(setupUrls({ appUrl: () => appUrl, ingestUrl: () => ingestUrl }), site.site_key);
+  const tag = snippet(setupUrls(linksFrom(values, io)), site.site_key);
   if (values.json) {
     io.out(JSON.stringify({ site_key: site.site_key, name: site.name, allowed_origins: site.allowed_origins, snippet: tag }));
   } else {

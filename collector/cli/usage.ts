@@ -13,6 +13,8 @@ Commands:
                         sessions older than N days, in small batches, every minute
   site add --origin URL [--origin URL...] [--name NAME] [--public-url URL] [--ingest-url URL]
                         create a site; prints its key and script tag
+  snippet --site SITE_KEY [--public-url URL] [--ingest-url URL]
+                        the site's script tag with its SRI hash, and the CSP sources its pages need
   action add --site SITE_KEY --type TYPE [--payload JSON]
                         queue an action for a WordPress site's next check-in
   key create [--site SITE_KEY] [--name NAME]

@@ -72,12 +72,23 @@ export interface CspReport {
   /** The body of a report that is not a CSP violation, as sent (bounded). */
   body?: Record<string, unknown> | undefined;
   extra?: Record<string, unknown> | undefined;
+  /** How the report arrived (issue 12); absent for reports stored before sources were kept. */
+  source?: CspSource | undefined;
 }
+
+/**
+ * How a CSP report arrived (issue 12): `beacon` (our script's copy of the page's
+ * `securitypolicyviolation` event), `report-uri` (the browser's own CSP2 report) or `report-to`
+ * (the browser's own Reporting API report). core/cspCopies.ts holds the rules about them.
+ */
+export type CspSource = 'beacon' | 'report-uri' | 'report-to';
 
 /** A CSP report ready to store. */
 export interface NewCspReport extends CspReport {
   /** The blocked URI's host, or its keyword (`inline`, `eval`, `data`...): core/blockedHost.ts. */
   blocked_host: string;
+  /** What copies of one violation share (core/cspCopies.ts); CSP violations only. */
+  violation_key?: string | undefined;
 }
 
 export interface StoredCspReport extends NewCspReport {
@@ -85,15 +96,28 @@ export interface StoredCspReport extends NewCspReport {
   site_key: string;
   received_at: string;
   user_agent?: string | undefined;
+  /**
+   * Every way this violation arrived, in order of arrival: the beacon's copy and the browser's
+   * own report of one violation are stored once (core/cspCopies.ts). `source` is the one whose
+   * fields the record holds.
+   */
+  sources?: CspSource[] | undefined;
 }
 
-/** One metric of a performance session: web-vitals' own fields. */
+/** One metric of a performance session: web-vitals' own fields (schemas/performanceSession.ts lists them). */
 export interface MetricValue {
   value: number;
   rating?: string | undefined;
   id?: string | undefined;
   delta?: number | undefined;
   navigationType?: string | undefined;
+  navigationId?: number | string | undefined;
+  navigationInteractionId?: number | undefined;
+  navigationStartTime?: number | undefined;
+  /** The URL the metric is for, without fragment. */
+  navigationURL?: string | undefined;
+  /** The short, bounded part of web-vitals' attribution: LCP's `target` and `url`, INP's `interactionTarget`, CLS's `largestShiftTarget`. */
+  attribution?: Record<string, string> | undefined;
 }
 
 /** A performance session (../shared/design.md, "Performance session"). */

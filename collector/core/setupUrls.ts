@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Where this collector is reached (spec section 1): `{app_url}`, the main / legacy address that
  * also serves the dashboard and agent updates, and `{ingest_url}`, the dedicated collection host
@@ -57,3 +59,44 @@ export const snippet = (urls: Pick<SetupUrls, 'beacon_url' | 'ingest_url'>, site
   `data-ingest-origin="${escapeAttribute(urls.ingest_url)}"` +
   (integrity ? ` integrity="${escapeAttribute(integrity)}" crossorigin="anonymous"` : '') +
   ' async></script>';
+
+/**
+ * The Subresource Integrity value of a script (https://www.w3.org/TR/SRI/): sha384, base64.
+ *
+ * @example
+ * subresourceIntegrity(readFileSync('dist/beacon.min.js')) // 'sha384-…'
+ */
+export const subresourceIntegrity = (script: Uint8Array) => `sha384-${createHash('sha384').update(script).digest('base64')}`;
+
+/** What a site installs: the generated URLs (spec section 1), its script tag and the CSP sources its pages need. */
+export interface SiteSetup extends SetupUrls {
+  site_key: string;
+  /** SRI of the beacon as this collector serves it now; absent when the beacon is not built. */
+  integrity?: string | undefined;
+  snippet: string;
+  /**
+   * The sources a page's CSP must allow: `connect-src` for the reports, `script-src` for
+   * beacon.js and the beacon.vitals.js it loads from beside itself (../shared/design.md, "Script tag").
+   */
+  csp_sources: { 'connect-src': string[]; 'script-src': string[] };
+  allowed_origins: string[];
+}
+
+/**
+ * A site's setup: the one answer of `GET /api/v1/sites/{site_key}/setup`, `sitebeacon snippet` and
+ * the dashboard's setup page.
+ *
+ * @example
+ * siteSetup({ appUrl: () => 'https://app.example' }, { site_key: 'abc', allowed_origins: ['https://shop.example'] }, 'sha384-…').snippet
+ */
+export const siteSetup = (links: Links, site: { site_key: string; allowed_origins: string[] }, integrity?: string): SiteSetup => {
+  const urls = setupUrls(links);
+  return {
+    site_key: site.site_key,
+    ...urls,
+    integrity,
+    snippet: snippet(urls, site.site_key, integrity),
+    csp_sources: { 'connect-src': [new URL(urls.api_base).origin], 'script-src': [new URL(urls.beacon_url).origin] },
+    allowed_origins: site.allowed_origins,
+  };
+};

@@ -5,6 +5,7 @@ import { DEFAULT_SITE_KEY, type ApiKey, type ServerAgent, type Site } from '../c
 import type { Store } from '../store/contract';
 import { apiError } from './apiError';
 import { allowOrigin } from './cors';
+import { mediaTypeOf } from './readJsonBody';
 import type { RateCheck } from './rateCheck';
 import type { Auth, Caller } from './route';
 
@@ -57,20 +58,37 @@ export const findSite = async (store: Store, siteKey: string): Promise<Site> => 
 };
 
 /**
+ * The Content-Types of a browser's own reports: CSP2 `report-uri` (and WebKit's `report-to`) send
+ * `application/csp-report`, the Reporting API `application/reports+json`. Neither is
+ * CORS-safelisted (Fetch, "CORS-safelisted request-header"): a page's script or form cannot send
+ * them without a preflight, and the preflight of an opaque origin (`Origin: null`) is refused. So
+ * a POST with `Origin: null` and one of these types comes from a browser's reporting itself
+ * (WebKit sends every one of its reports so: collector/fixtures/README.md), or from a client that
+ * could as well have sent no Origin at all; never from a sandboxed page of another site.
+ */
+const OPAQUE_REPORT_TYPES: ReadonlySet<string> = new Set(['application/csp-report', 'application/reports+json']);
+
+/**
  * The site a browser request is for (the default site when the path has no key), checking the
  * request's `Origin` against the site's allowed origins. Requests without an `Origin`, as from
- * servers, are accepted.
+ * servers, are accepted. With `opaqueReports`, `Origin: null` is accepted too when the
+ * Content-Type is a browser's own reports' (OPAQUE_REPORT_TYPES): issue 12 treats it like a
+ * missing Origin and checks each report's document URL instead (routes/cspReports.ts). No CORS
+ * header answers it: an opaque origin may not read the answer.
  */
-const siteForBrowser = async (event: H3Event, store: Store): Promise<Site> => {
+const siteForBrowser = async (event: H3Event, store: Store, opaqueReports = false): Promise<Caller> => {
   const site = await findSite(store, getRouterParam(event, 'site_key') ?? DEFAULT_SITE_KEY);
   const origin = event.req.headers.get('origin');
+  if (origin === 'null' && opaqueReports && event.req.method == 'POST' && OPAQUE_REPORT_TYPES.has(mediaTypeOf(event))) {
+    return { site, opaqueOrigin: true };
+  }
   if (origin !== null) {
     if (!site.allowed_origins.includes(origin)) {
       throw apiError(403, 'origin_not_allowed', `origin ${origin} is not allowed to report to this site`);
     }
     allowOrigin(event, origin);
   }
-  return site;
+  return { site };
 };
 
 /** The server agent whose token the request carries: 401 otherwise, 403 on another agent's path. */
@@ -98,11 +116,16 @@ const checks: Record<Auth, (event: H3Event, deps: AuthDeps) => Promise<Caller>> 
   agentToken: async (event, { store }) => ({ agent: await requireAgent(event, store) }),
   agentTokenOrApiKey: async (event, { store }) =>
     AGENT_TOKEN.test(bearer(event) ?? '') ? { agent: await requireAgent(event, store) } : { apiKey: await requireApiKey(event, store) },
-  site: async (event, { store }) => ({ site: await siteForBrowser(event, store) }),
+  site: (event, { store }) => siteForBrowser(event, store),
   ingest: async (event, { store, checkRate }) => {
-    const site = await siteForBrowser(event, store);
-    checkRate(event, site);
-    return { site };
+    const caller = await siteForBrowser(event, store);
+    checkRate(event, caller.site!);
+    return caller;
+  },
+  reports: async (event, { store, checkRate }) => {
+    const caller = await siteForBrowser(event, store, true);
+    checkRate(event, caller.site!);
+    return caller;
   },
 };
 

@@ -1,9 +1,10 @@
+import { MAX_REQUEST_BODY_BYTES } from '../../beacon/lib/wire';
 import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import { apiError } from './apiError';
 
-/** Largest request body the collector reads (design: 413 above 64 KiB). */
-export const MAX_BODY_BYTES = 64 * 1024;
+/** Largest request body the collector reads (../shared/design.md: 413 above 64 KiB), from the wire format. */
+export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
 /** No report nests deeper; deeper JSON is refused before parsing (and before anything recursive sees it). */
 export const MAX_JSON_DEPTH = 32;
@@ -28,7 +29,8 @@ export const jsonDepth = (text: string) => {
 /** `fetch` sends the spec's JSON type; `sendBeacon` sends a string as text/plain. */
 export const JSON_MEDIA_TYPES = ['application/json', 'text/plain'];
 
-const mediaTypeOf = (event: H3Event) =>
+/** The request's media type, lowercase, without parameters; '' without a Content-Type. */
+export const mediaTypeOf = (event: H3Event) =>
   (event.req.headers.get('content-type') || '').split(';')[0]!.trim().toLowerCase();
 
 /** Reads a Node request's body straight from the socket, stopping at `limit` bytes. */

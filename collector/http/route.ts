@@ -13,9 +13,12 @@ type Json = Record<string, unknown>;
  * - `agentToken`: a server agent's own token (401; 403 for another agent's path);
  * - `agentTokenOrApiKey`: either of the two;
  * - `site`: a browser request for the path's site (or the default site), from an allowed `Origin` (403);
- * - `ingest`: as `site`, within the client's and the site's rate limits (429).
+ * - `ingest`: as `site`, within the client's and the site's rate limits (429);
+ * - `reports`: as `ingest`, and also `Origin: null` with a Content-Type only a browser's own
+ *   reporting sends without a preflight (http/auth.ts, `opaqueReports`): the caller then has
+ *   `opaqueOrigin`, and the route must keep only reports whose document is of an allowed origin.
  */
-export type Auth = 'none' | 'apiKey' | 'siteApiKey' | 'agentToken' | 'agentTokenOrApiKey' | 'site' | 'ingest';
+export type Auth = 'none' | 'apiKey' | 'siteApiKey' | 'agentToken' | 'agentTokenOrApiKey' | 'site' | 'ingest' | 'reports';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
@@ -24,6 +27,8 @@ export interface Caller {
   apiKey?: ApiKey;
   site?: Site;
   agent?: ServerAgent;
+  /** `reports` auth: the request came with `Origin: null`; its documents' origins are still to check. */
+  opaqueOrigin?: boolean;
 }
 
 export interface RouteContext<Body, Query> extends Caller {

@@ -21,6 +21,9 @@ const impliedAnswers = (route: Route): Record<number, ResponseDoc | undefined> =
   ...(route.auth == 'agentToken' ? { 403: 'forbidden: a token of another agent' } : {}),
   ...(route.auth == 'siteApiKey' ? { 404: 'unknown_site' } : {}),
   ...(route.auth == 'site' || route.auth == 'ingest' ? { 403: "origin_not_allowed: the browser Origin is not allowed for the site" } : {}),
+  ...(route.auth == 'reports'
+    ? { 403: "origin_not_allowed: the browser Origin is not allowed for the site (`Origin: null` is, with application/csp-report or application/reports+json: each report's document URL is checked instead)" }
+    : {}),
   ...(route.query ? { 400: 'bad_request: a query parameter is not valid' } : {}),
   ...(route.body
     ? {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { H3Event } from 'h3';
+import { subresourceIntegrity } from '../core/setupUrls';
 import { apiError } from '../http/apiError';
 import { defineRoute, type Route } from '../http/route';
 
@@ -12,22 +13,42 @@ import { defineRoute, type Route } from '../http/route';
  * `crossorigin` and SRI work) and `Cross-Origin-Resource-Policy: cross-origin` (pages that set
  * COEP can still load them).
  */
-export const beaconScriptRoutes = ({ beaconFile }: { beaconFile: string }): Route[] => {
-  const cached = new Map<string, { body: Buffer; etag: string }>();
-  const load = (file: string) => {
-    let script = cached.get(file);
-    if (!script) {
-      let body: Buffer;
-      try {
-        body = readFileSync(file);
-      } catch {
-        throw apiError(404, 'not_found', 'the beacon is not built; run `npm run build`');
+/** A built script as served: its bytes, ETag and SRI value. */
+export interface ScriptFile {
+  body: Buffer;
+  etag: string;
+  integrity: string;
+}
+
+/**
+ * Reads built scripts once and keeps them (a new build is a new release: restart to serve it).
+ *
+ * @example
+ * const scripts = scriptFiles(); scripts.load('dist/beacon.min.js').integrity // 'sha384-…'
+ */
+export const scriptFiles = () => {
+  const cached = new Map<string, ScriptFile>();
+  return {
+    /** The script, or 404 `not_found` when it is not built. */
+    load(file: string): ScriptFile {
+      let script = cached.get(file);
+      if (!script) {
+        let body: Buffer;
+        try {
+          body = readFileSync(file);
+        } catch {
+          throw apiError(404, 'not_found', 'the beacon is not built; run `npm run build`');
+        }
+        script = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`, integrity: subresourceIntegrity(body) };
+        cached.set(file, script);
       }
-      script = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
-      cached.set(file, script);
-    }
-    return script;
+      return script;
+    },
   };
+};
+
+export const beaconScriptRoutes = ({ beaconFile, scripts = scriptFiles() }: { beaconFile: string; scripts?: ReturnType<typeof scriptFiles> }): Route[] => {
+  const load = (file: string) => scripts.load(file);
   const serve = (file: string) => (event: H3Event) => {
     const { body, etag } = load(file);
     const headers = event.res.headers;

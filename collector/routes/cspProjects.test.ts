@@ -37,9 +37,14 @@ afterEach(async () => {
 test('a report whose directive is named like an Object.prototype member does not break the suggestion (issue 11, class 4)', async () => {
   const id = await createProject("default-src 'self'");
   for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
-    expect((await report(name, 'https://cdn.example.net/x.png')).status).toBe(202);
+    // No directive can be read from such a report (issue 12: every stored violation has a known
+    // effective directive): refused like a report without one, and nothing of it is stored.
+    const refused = await report(name, 'https://cdn.example.net/x.png');
+    expect(refused.status).toBe(400);
+    expect(await json(refused)).toMatchObject({ error: { code: 'invalid_report' } });
     expect((await report('img-src', name)).status).toBe(202);
   }
+  expect((await collector.stored('csp', site)).map((record) => record.effective_directive)).toEqual(Array(5).fill('img-src'));
   expect((await report('img-src', 'https://cdn.example.net/x.png')).status).toBe(202);
   for (let attempt = 0; attempt < 2; attempt++) {
     const suggested = await call('GET', `/api/v1/csp-projects/${id}/suggested-policy`);
@@ -78,31 +83,34 @@ test('a base policy or name with NUL or control characters, or outside the CSP g
 
 test('hostile reports (";", ",", quotes, whitespace in directives and URIs) never reach the policy or the header', async () => {
   const id = await createProject("default-src 'self'; script-src 'self'; report-uri https://old.example/r");
-  const hostile: Array<[string, string]> = [
-    ['img-src', "https://cdn.example/x.png; script-src 'unsafe-inline'"],
-    ['img-src', 'https://cdn2.example/a.png, script-src *'],
-    ["img-src 'unsafe-inline'", 'https://cdn3.example/a.png'],
-    ['img-src;script-src', 'https://cdn4.example/a.png'],
-    ['script-src-elem', 'https://ads.example/"onload=x.js'],
-    ['script-src-elem', "https://ads2.example/'x'.js"],
-    ['img-src', 'inline'],
-    ['script-src', 'eval'],
-    ['img-src', 'https://ok.example/a.png'],
+  const hostile: Array<[string, string, number]> = [
+    ['img-src', "https://cdn.example/x.png; script-src 'unsafe-inline'", 202],
+    ['img-src', 'https://cdn2.example/a.png, script-src *', 202],
+    // CSP2-era browsers append the directive's source list: the directive is img-src (issue 12),
+    // and only the blocked origin reaches the policy, never the list.
+    ["img-src 'unsafe-inline'", 'https://cdn3.example/a.png', 202],
+    // No directive name: refused (400), nothing stored.
+    ['img-src;script-src', 'https://cdn4.example/a.png', 400],
+    ['script-src-elem', 'https://ads.example/"onload=x.js', 202],
+    ['script-src-elem', "https://ads2.example/'x'.js", 202],
+    ['img-src', 'inline', 202],
+    ['script-src', 'eval', 202],
+    ['img-src', 'https://ok.example/a.png', 202],
   ];
-  for (const [directive, blocked] of hostile) expect((await report(directive, blocked)).status).toBe(202);
+  for (const [directive, blocked, status] of hostile) expect((await report(directive, blocked)).status).toBe(status);
   const suggestion = await json(await call('GET', `/api/v1/csp-projects/${id}/suggested-policy`));
   // Paths, queries and quotes never reach a source: only origins do.
   expect(suggestion.policy).toBe(
-    "default-src 'self' https://cdn.example https://cdn2.example https://ok.example; script-src 'self' https://ads.example https://ads2.example; report-uri https://old.example/r",
+    "default-src 'self' https://cdn.example https://cdn2.example https://cdn3.example https://ok.example; script-src 'self' https://ads.example https://ads2.example; report-uri https://old.example/r",
   );
   expect(suggestion.withheld).toEqual([{ directive: 'script-src', source: "'unsafe-eval'", reports: 1, reason: 'unsafe_keyword' }]);
-  expect(suggestion.evidence).toEqual({ groups: 9, limit: 1000, truncated: false });
+  expect(suggestion.evidence).toEqual({ groups: 8, limit: 1000, truncated: false });
   expect(suggestion).not.toHaveProperty('structure');
 
   const header = await json(await call('GET', `/api/v1/csp-projects/${id}/header?policy=suggested`));
   // Built from the structure: the base's report-uri is replaced, not doubled.
   expect(header.value).toBe(
-    "default-src 'self' https://cdn.example https://cdn2.example https://ok.example; script-src 'self' https://ads.example https://ads2.example; "
+    "default-src 'self' https://cdn.example https://cdn2.example https://cdn3.example https://ok.example; script-src 'self' https://ads.example https://ads2.example; "
       + `report-uri http://127.0.0.1:8787/api/csp-reports/${site}; report-to sitebeacon`,
   );
 });

@@ -3,7 +3,7 @@ import { parsePolicy, serializePolicy, suggestPolicy, SUGGESTION_LIMITS, wellFor
 import type { ApiKey } from '../core/records';
 import { setupUrls, type Links } from '../core/setupUrls';
 import { apiError } from '../http/apiError';
-import { requireSiteAccess } from '../http/auth';
+import { findSite, requireSiteAccess } from '../http/auth';
 import { defineRoute, type Route } from '../http/route';
 import { CspProjectCreateSchema, CspProjectUpdateSchema, HeaderQuerySchema, ProjectListQuerySchema } from '../schemas/cspProject';
 import type { Store } from '../store/contract';
@@ -60,7 +60,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       responses: { 201: 'Created', 404: 'unknown_site' },
       async handle({ event, apiKey, body }) {
         requireSiteAccess(apiKey!, body.site_key);
-        if (!(await store.sites.get(body.site_key))) throw apiError(404, 'unknown_site', `no site has the key "${body.site_key}"`);
+        await findSite(store, body.site_key);
         event.res.status = 201;
         return store.cspProjects.create(body);
       },

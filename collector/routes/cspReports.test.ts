@@ -132,6 +132,60 @@ describe('CSP reports', () => {
     expect(await stored()).toEqual([]);
   });
 
+  test("one violation reported by the beacon and by the browser itself is stored once, with both sources, and counted once by the read API and /summary (issue 12)", async () => {
+    const violation = {
+      'document-uri': 'https://127.0.0.1:18142/cart?step=2',
+      'violated-directive': 'img-src',
+      'effective-directive': 'img-src',
+      'blocked-uri': 'https://cdn.example.net/x.png',
+      'line-number': 9,
+      'column-number': 27,
+    };
+    // The beacon's copy (fetch: application/json), then the browser's own report-uri POST.
+    const beacon = await collector.post(`/api/csp-reports/${siteKey}`, { 'csp-report': { ...violation, disposition: 'enforce' } }, { origin: pageOrigin });
+    expect(await beacon.json()).toEqual({ status: 'accepted', accepted: 1 });
+    const native = await collector.post(`/api/csp-reports/${siteKey}`, { 'csp-report': { ...violation, 'status-code': 0 } }, { origin: pageOrigin, 'content-type': 'application/csp-report' });
+    expect(native.status).toBe(202);
+    expect(await native.json()).toEqual({ status: 'accepted', accepted: 1, merged: 1 });
+    // Another visitor's page view (another client) with the same violation is a second violation.
+    await collector.post(`/api/csp-reports/${siteKey}`, { 'csp-report': violation }, { origin: pageOrigin, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': 'Another/1.0' });
+
+    const key = await collector.apiKey(siteKey);
+    const read = async (path: string) =>
+      (await (await collector.request(`/api/v1/sites/${siteKey}/${path}`, { headers: { authorization: `Bearer ${key}` } })).json()) as Record<string, any>;
+    const { data } = await read('csp-reports');
+    expect(data).toHaveLength(2);
+    expect(data[0]).toMatchObject({ source: 'report-uri', sources: ['beacon', 'report-uri'], status_code: 0 });
+    expect(data[0]).not.toHaveProperty('disposition');
+    expect(data[1]).toMatchObject({ source: 'beacon', sources: ['beacon'] });
+    expect((await read('summary')).csp).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example.net', reports: 2 }]);
+  });
+
+  test("a client's identical report within seconds is its browser repeating itself (WebKit's preload scanner): stored once; another client's is not", async () => {
+    // What WebKitGTK 2.50 sent for one blocked <img> behind a parser-blocking script: twice, no position.
+    const report = { 'csp-report': { 'document-uri': `${pageOrigin}/both?step=2`, 'violated-directive': 'img-src', 'effective-directive': 'img-src', 'blocked-uri': 'https://cdn.example.net/x.png', 'status-code': 0 } };
+    const send = (userAgent: string, policy = "img-src 'self'") =>
+      collector.post(`/api/csp-reports/${siteKey}`, { 'csp-report': { ...report['csp-report'], 'original-policy': policy } }, { origin: 'null', 'content-type': 'application/csp-report', 'user-agent': userAgent });
+    expect(await (await send('WebKit/1')).json()).toEqual({ status: 'accepted', accepted: 1 });
+    expect(await (await send('WebKit/1')).json()).toEqual({ status: 'accepted', accepted: 1, merged: 1 });
+    // Another client, or another policy of the page: another violation.
+    expect(await (await send('WebKit/2')).json()).toEqual({ status: 'accepted', accepted: 1 });
+    expect(await (await send('WebKit/1', "default-src 'self'")).json()).toEqual({ status: 'accepted', accepted: 1 });
+    // The beacon's copy (line 0 and column 1 in WebKit's event: no position) merges into the first.
+    const beacon = { ...report['csp-report'], 'column-number': 1 };
+    delete (beacon as Record<string, unknown>)['status-code'];
+    expect(await (await collector.post(`/api/csp-reports/${siteKey}`, { 'csp-report': { ...beacon, 'original-policy': "img-src 'self'" } }, { origin: pageOrigin, 'user-agent': 'WebKit/1' })).json()).toEqual({
+      status: 'accepted',
+      accepted: 1,
+      merged: 1,
+    });
+    expect((await stored()).map((record) => [record.user_agent, record.sources])).toEqual([
+      ['WebKit/1', ['report-uri', 'beacon']],
+      ['WebKit/2', ['report-uri']],
+      ['WebKit/1', ['report-uri']],
+    ]);
+  });
+
   test('the spec-shaped POST /api/csp-reports stores under the default site', async () => {
     const body = { 'csp-report': { 'document-uri': 'https://a.example/', 'violated-directive': 'img-src', 'blocked-uri': 'https://b.example/i.png' } };
     expect((await collector.post('/api/csp-reports', body)).status).toBe(202);

@@ -1,6 +1,11 @@
+import type { H3Event } from 'h3';
+import { isAllowedDocument } from '../core/allowedDocument';
+import { REPEAT_WINDOW_MS, repeatKeyOf } from '../core/cspCopies';
 import { isNoise } from '../core/cspNoise';
 import { newCspReport } from '../core/newReports';
-import type { CspReport } from '../core/records';
+import type { CspReport, CspSource } from '../core/records';
+import { mediaTypeOf } from '../http/readJsonBody';
+import { createRecentKeys } from '../http/recentKeys';
 import type { Route } from '../http/route';
 import { CspReportsSchema } from '../schemas/cspReport';
 import type { Store } from '../store/contract';
@@ -33,26 +38,85 @@ const CSP_BODY = {
   ],
 };
 
+const CSP_ACCEPTED = {
+  description:
+    'Stored (after commit). `merged`: how many of the `accepted` reports were a further copy of a violation already stored ' +
+    "(the beacon's copy and the browser's own report of one violation are stored once, and so is a browser's repeat of its " +
+    'own report). `foreign`: reports sent with ' +
+    '`Origin: null` whose document is not of an allowed origin, not stored.',
+  schema: {
+    type: 'object',
+    properties: {
+      status: { const: 'accepted' },
+      accepted: { type: 'integer' },
+      merged: { type: 'integer' },
+      foreign: { type: 'integer' },
+    },
+  },
+};
+
+/**
+ * A CSP2 object's source: the browser's own `report-uri` POSTs it as application/csp-report (CSP2
+ * §4.4, WebKit too); the beacon sends JSON (fetch) or text/plain (sendBeacon). Reporting API
+ * shapes are `report-to` whatever their Content-Type (WebKit's come as application/csp-report).
+ */
+const csp2SourceOf = (mediaType: string): CspSource => (mediaType == 'application/csp-report' ? 'report-uri' : 'beacon');
+
 /**
  * `POST /api/csp-reports` (spec section 4, default site) and `POST /api/csp-reports/{site_key}`
- * with its preflight (Chromium preflights a cross-origin Reporting API endpoint).
+ * with its preflight (Chromium preflights a cross-origin Reporting API endpoint). Each violation is
+ * counted once (issue 12): a client's identical report within REPEAT_WINDOW_MS is its browser
+ * repeating itself and is not stored again (remembered in memory, per process), and the store
+ * merges the beacon's copy and the browser's own report (core/cspCopies.ts). Browsers' own reports
+ * with `Origin: null` (WebKit's) are taken for the reports whose document is of one of the site's
+ * allowed origins; the others are not stored, and answered 2xx all the same, so that no browser
+ * retries them, and counted in the request log (`foreign_reports`).
+ *
+ * @example
+ * cspReportRoutes({ store, clientOf: (event) => clientIp(event, false) });
  */
-export const cspReportRoutes = ({ store }: { store: Store }): Route[] =>
-  ingestRoutes<CspReport[]>({
+export const cspReportRoutes = ({ store, clientOf }: { store: Store; clientOf: (event: H3Event) => string }): Route[] => {
+  const recent = createRecentKeys({ windowMs: REPEAT_WINDOW_MS });
+  return ingestRoutes<CspReport[]>({
     path: '/api/csp-reports',
     methods: ['POST'],
     unkeyed: true,
+    auth: 'reports',
     tag: 'Collection',
     summary: (_method, keyed) => (keyed ? 'CSP report(s) for a site' : 'CSP report(s) for the default site'),
     body: { schema: CspReportsSchema, mediaTypes: CSP_MEDIA_TYPES, jsonSchema: CSP_BODY },
-    responses: { 204: 'Noise (browser extensions, about:): not stored' },
-    async handle({ event, site, body }) {
-      const reports = body.filter((report) => !isNoise(report)).map(newCspReport);
+    responses: { 202: CSP_ACCEPTED, 204: 'Noise (browser extensions, about:), or only foreign documents: not stored' },
+    async handle({ event, site, body, opaqueOrigin }) {
+      const siteKey = site!.site_key;
+      const own = (report: CspReport) => !opaqueOrigin || isAllowedDocument(report.document_uri, site!.allowed_origins);
+      const foreign = body.length - body.filter(own).length;
+      if (foreign) event.context.foreign_reports = foreign;
+      const source = csp2SourceOf(mediaTypeOf(event));
+      const reports = body.filter((report) => own(report) && !isNoise(report)).map((report) => newCspReport({ ...report, source: report.source ?? source }));
       // Noise is acknowledged, not refused: a 4xx only makes a browser send it again.
       if (!reports.length) {
         event.res.status = 204;
         return null;
       }
-      return accepted(event, await store.csp.insert(site!.site_key, reports, receiveContext(event)));
+      const client = `${clientOf(event)} ${event.req.headers.get('user-agent') ?? ''}`;
+      const remembered: string[] = [];
+      const fresh = reports.filter((report) => {
+        const key = repeatKeyOf(siteKey, report, client);
+        if (key === undefined) return true;
+        if (recent.seen(key)) return false;
+        remembered.push(key);
+        return true;
+      });
+      let stored = 0;
+      try {
+        if (fresh.length) stored = await store.csp.insert(siteKey, fresh, receiveContext(event));
+      } catch (error) {
+        // Not stored: a retry of these is no repeat.
+        for (const key of remembered) recent.forget(key);
+        throw error;
+      }
+      const merged = reports.length - stored;
+      return { ...accepted(event, reports.length), ...(merged ? { merged } : {}), ...(foreign ? { foreign } : {}) };
     },
   });
+};

@@ -40,6 +40,7 @@ export const ingestRoutes = <Body>({
   path,
   methods,
   unkeyed,
+  auth = 'ingest',
   tag,
   summary,
   body,
@@ -49,6 +50,8 @@ export const ingestRoutes = <Body>({
   path: string;
   methods: Array<'POST' | 'PUT'>;
   unkeyed: boolean;
+  /** `reports` where browsers' own reports arrive (they may carry `Origin: null`: http/route.ts). */
+  auth?: 'ingest' | 'reports';
   tag: string;
   summary: (method: 'POST' | 'PUT', keyed: boolean) => string;
   body: { schema: v.GenericSchema<unknown, Body>; mediaTypes: string[]; jsonSchema?: Json };
@@ -62,7 +65,7 @@ export const ingestRoutes = <Body>({
       path: routePath,
       tag,
       summary: summary(method, routePath == keyed),
-      auth: 'ingest',
+      auth,
       body: { ...body, invalidCode: 'invalid_report' },
       responses: { ...INGEST_ANSWERS, ...responses },
       handle,

@@ -44,8 +44,60 @@ describe('performance sessions', () => {
         INP: { value: 72, rating: 'good' },
       },
     });
-    // web-vitals attribution is not stored.
+    // A metric is replaced whole by its later value: the first LCP's fields (and its attribution) are gone.
     expect(sessions[0]!.metrics.LCP).toEqual({ value: 2600, rating: 'needs-improvement' });
+  });
+
+  test('every field web-vitals reports is kept, and the short part of the attribution, bounded; null means absent; URLs lose their fragment (issue 12)', async () => {
+    const lcp = {
+      value: 1234.5,
+      rating: 'good',
+      delta: 1234.5,
+      id: 'v6-1795416501619-5386288552280',
+      navigationType: 'navigate',
+      navigationId: 0,
+      navigationInteractionId: 7,
+      navigationStartTime: 0,
+      navigationURL: 'https://shop.example/cart?step=2#top',
+      entries: [{ name: 'largest-contentful-paint', startTime: 1234 }],
+      name: 'LCP',
+      attribution: {
+        target: `main > img.${'hero'.repeat(400)}`,
+        url: 'https://cdn.example/hero.png#frag',
+        timeToFirstByte: 100,
+        lcpEntry: { size: 1 },
+      },
+    };
+    const inp = { value: 240, rating: 'needs-improvement', id: 'v6-2', delta: 240, navigationId: null, attribution: { interactionTarget: '#buy', eventTarget: '#buy-v3', longAnimationFrameEntries: [{}] } };
+    const cls = { value: 0.02, rating: null, attribution: { largestShiftTarget: 'div.banner', largestShiftEntry: {} } };
+    const ttfb = { value: 80, attribution: null };
+    expect((await send('POST', { session_id: 's2', metrics: { LCP: lcp, INP: inp, CLS: cls, TTFB: ttfb } })).status).toBe(202);
+    const [session] = await collector.stored('performance', siteKey);
+    expect(session!.metrics.LCP).toEqual({
+      value: 1234.5,
+      rating: 'good',
+      id: 'v6-1795416501619-5386288552280',
+      delta: 1234.5,
+      navigationType: 'navigate',
+      navigationId: 0,
+      navigationInteractionId: 7,
+      navigationStartTime: 0,
+      navigationURL: 'https://shop.example/cart?step=2',
+      attribution: { target: lcp.attribution.target.slice(0, 1000), url: 'https://cdn.example/hero.png' },
+    });
+    expect(session!.metrics.INP).toEqual({ value: 240, rating: 'needs-improvement', id: 'v6-2', delta: 240, attribution: { interactionTarget: '#buy', eventTarget: '#buy-v3' } });
+    expect(session!.metrics.CLS).toEqual({ value: 0.02, attribution: { largestShiftTarget: 'div.banner' } });
+    expect(session!.metrics.TTFB).toEqual({ value: 80 });
+  });
+
+  test.each([
+    ['an attribution target that is not a string', { value: 1, attribution: { target: 5 } }],
+    ['a navigationURL that is not a string', { value: 1, navigationURL: {} }],
+    ['an infinite navigationStartTime', { value: 1, navigationStartTime: '1e999' }],
+  ])('%s is 400 invalid_report', async (_name, metric) => {
+    const response = await send('POST', { session_id: 's3', metrics: { LCP: metric } });
+    expect(response.status).toBe(400);
+    expect(await collector.stored('performance', siteKey)).toEqual([]);
   });
 
   test('the preflight allows POST and PUT', async () => {

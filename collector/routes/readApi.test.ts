@@ -181,6 +181,17 @@ describe('read API', () => {
     }
   });
 
+  test('the test reports of sitebeacon check (connectivity_check) are stored and listed, but not counted in the summary', async () => {
+    await collector.insertErrors(shop, [
+      { error_type: 'connectivity_check', error_message: 'sitebeacon check from ci' },
+      { error_type: 'javascript_error', error_message: 'x is not defined' },
+    ]);
+    const summary = (await (await get(`/api/v1/sites/${shop}/summary`, shopKey)).json()) as Summary;
+    expect(summary.errors.map((group) => group.error_type)).toEqual(['javascript_error']);
+    const listed = (await (await get(`/api/v1/sites/${shop}/error-reports`, shopKey)).json()) as { data: Array<{ error_type: string }> };
+    expect(listed.data.map((record) => record.error_type)).toEqual(['connectivity_check', 'javascript_error']);
+  });
+
   test('a site with no data has an empty summary', async () => {
     const summary = (await (await get(`/api/v1/sites/${blog}/summary`, installationKey)).json()) as Summary;
     expect(summary.errors).toEqual([]);

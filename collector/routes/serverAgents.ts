@@ -6,6 +6,7 @@ import { buildManifest, isArtifactName, keyIdOf, type AgentUpdates } from '../ag
 import { hashApiKey, newAgentCredentials } from '../core/keys';
 import { setupUrls, type Links } from '../core/setupUrls';
 import { apiError } from '../http/apiError';
+import { findSite } from '../http/auth';
 import { defineRoute, type Route } from '../http/route';
 import { AgentRegisterSchema, HeartbeatSchema } from '../schemas/serverAgent';
 import type { Store } from '../store/contract';
@@ -43,7 +44,7 @@ export const serverAgentRoutes = ({ store, links, updates }: { store: Store; lin
       async handle({ event, apiKey, body }) {
         const siteKey = apiKey!.site_key ?? body.site_key;
         if (body.site_key && apiKey!.site_key && body.site_key != apiKey!.site_key) throw apiError(403, 'forbidden', 'this API key belongs to another site');
-        if (siteKey && !(await store.sites.get(siteKey))) throw apiError(404, 'unknown_site', `no site has the key "${siteKey}"`);
+        if (siteKey) await findSite(store, siteKey);
         const { id, token } = newAgentCredentials();
         await store.agents.add({ ...body, id, site_key: siteKey, token_hash: hashApiKey(token) });
         event.res.status = 201;

@@ -1,78 +1,56 @@
 import * as v from 'valibot';
+import { effectiveDirectiveOf } from '../core/csp/effectiveDirective';
 import type { CspReport } from '../core/records';
+import { reportUrl } from '../core/reportUrl';
+import { toCsp2Names } from './cspFieldNames';
 import { describeIssues } from './describeIssues';
-import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra, withReservedFields } from './fields';
+import { bounded, MAX_EXTRA_JSON, optionalBounded, optionalCount, optionalNumber, splitExtra, withoutNulls, withReservedFields } from './fields';
 
-/**
- * CSP2 field names (`{"csp-report": {...}}`, spec section 2) and the names the Reporting API
- * (camelCase, https://w3c.github.io/webappsec-csp/#reporting) and older WebKit use for them.
- */
-const ALIASES: Record<string, string[]> = {
-  'document-uri': ['documentURL', 'documentURI'],
-  referrer: [],
-  'violated-directive': ['violatedDirective'],
-  'effective-directive': ['effectiveDirective'],
-  'original-policy': ['originalPolicy'],
-  disposition: [],
-  'blocked-uri': ['blockedURL', 'blockedURI'],
-  'source-file': ['sourceFile'],
-  'line-number': ['lineNumber'],
-  'column-number': ['columnNumber'],
-  'status-code': ['statusCode'],
-  'script-sample': ['sample', 'scriptSample'],
-};
+/** A URL field: bounded, then as CSP3 strips URLs for reports (core/reportUrl.ts). */
+const reportedUrl = (max: number) => v.pipe(bounded(max), v.transform(reportUrl));
 
 const cspFields = {
-  'document-uri': bounded(2048),
-  referrer: optionalBounded(2048),
+  'document-uri': reportedUrl(2048),
+  referrer: v.optional(reportedUrl(2048)),
   'violated-directive': optionalBounded(256),
   'effective-directive': optionalBounded(256),
   'original-policy': optionalBounded(8192),
   disposition: optionalBounded(32),
-  'blocked-uri': optionalBounded(2048),
-  'source-file': optionalBounded(2048),
-  'line-number': optionalInteger(0, 2 ** 31),
-  'column-number': optionalInteger(0, 2 ** 31),
-  'status-code': optionalInteger(0, 999),
+  'blocked-uri': v.optional(reportedUrl(2048)),
+  'source-file': v.optional(reportedUrl(2048)),
+  'line-number': optionalCount(0, 2 ** 31),
+  'column-number': optionalCount(0, 2 ** 31),
+  'status-code': optionalCount(0, 999),
   'script-sample': optionalBounded(256),
 };
 
 const CspBodySchema = v.pipe(
   v.looseObject(cspFields),
   v.check(
-    (body) => !!(body['violated-directive'] || body['effective-directive']),
-    'a CSP report needs violated-directive or effective-directive',
+    (body) => effectiveDirectiveOf(body['effective-directive'], body['violated-directive']) !== undefined,
+    'a CSP report needs a directive name in effective-directive or violated-directive',
   ),
   v.transform((body): CspReport => {
-    const { extra, ...known } = splitExtra<Record<string, unknown>>(body, cspFields);
+    const { extra, ...known } = splitExtra<{ extra?: Record<string, unknown> } & Record<string, unknown>>(body, cspFields);
     const report: Record<string, unknown> = { report_type: 'csp-violation' };
     for (const [name, value] of Object.entries(known)) report[name.replace(/-/g, '_')] = value;
+    // A bare, known effective directive (issue 12, core/csp/effectiveDirective.ts); the one sent, when
+    // it differs, is kept as it came in `extra`, as are the violated-directive's own words.
+    const sent = body['effective-directive'];
+    report.effective_directive = effectiveDirectiveOf(sent, body['violated-directive']);
     // The Reporting API has only the effective directive; CSP2 readers expect violated-directive.
-    report.violated_directive ??= report.effective_directive;
-    if (extra) report.extra = extra;
+    report.violated_directive ??= sent ?? report.effective_directive;
+    const kept = sent !== undefined && sent !== report.effective_directive ? { ...extra, 'effective-directive': sent } : extra;
+    if (kept && JSON.stringify(kept).length <= MAX_EXTRA_JSON) report.extra = kept;
+    else if (extra) report.extra = extra;
     return report as unknown as CspReport;
   }),
 );
 
-/**
- * Copies a camelCase (Reporting API) CSP body onto the CSP2 names; CSP2 names win. The copy has
- * no prototype: a `__proto__` member stays a member, and the schema never reads fields from it.
- */
-const toCsp2Names = (body: Record<string, unknown>) => {
-  const renamed = Object.create(null) as Record<string, unknown>;
-  const aliased = new Set(Object.values(ALIASES).flat());
-  for (const [name, value] of Object.entries(body)) if (!aliased.has(name)) renamed[name] = value;
-  for (const [name, aliases] of Object.entries(ALIASES)) {
-    const source = [name, ...aliases].find((candidate) => Object.hasOwn(body, candidate));
-    if (source) renamed[name] = body[source];
-  }
-  return renamed;
-};
-
 const ReportingReportSchema = v.looseObject({
   type: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
-  age: optionalFinite(),
-  url: optionalBounded(2048),
+  age: optionalNumber(),
+  url: v.optional(reportedUrl(2048)),
   user_agent: optionalBounded(512),
   body: v.record(v.string(), v.unknown(), 'body must be an object'),
 });
@@ -82,16 +60,22 @@ const MAX_OTHER_BODY_JSON = 8192;
 
 type Parsed = { success: true; output: CspReport } | { success: false; issues: v.BaseIssue<unknown>[] };
 
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value == 'object' && !Array.isArray(value);
+
 const fromReportingReport = (input: unknown): Parsed => {
-  const report = v.safeParse(ReportingReportSchema, input);
+  // Null means absent in the envelope too (`"age": null`).
+  const report = v.safeParse(ReportingReportSchema, isObject(input) ? withoutNulls(input) : input);
   if (!report.success) return report;
   const { type, age, url, body } = report.output;
   if (type == 'csp-violation') {
     // The body as it arrived: valibot's record left out members named like `constructor`.
     const renamed = toCsp2Names((input as { body: Record<string, unknown> }).body);
     const parsed = v.safeParse(CspBodySchema, { 'document-uri': url, ...renamed });
-    if (parsed.success) withReservedFields(parsed.output, renamed);
-    if (parsed.success && age !== undefined) parsed.output.age = Math.round(age);
+    if (parsed.success) {
+      withReservedFields(parsed.output, renamed);
+      if (age !== undefined) parsed.output.age = Math.round(age);
+      parsed.output.source = 'report-to';
+    }
     return parsed;
   }
   const json = JSON.stringify(body);
@@ -102,6 +86,7 @@ const fromReportingReport = (input: unknown): Parsed => {
       document_uri: url,
       age: age === undefined ? undefined : Math.round(age),
       body: json.length <= MAX_OTHER_BODY_JSON ? body : { truncated: true, size: json.length },
+      source: 'report-to',
     },
   };
 };
@@ -112,9 +97,12 @@ const MAX_REPORTS = 100;
 type CspParseResult = { success: true; output: CspReport[] } | { success: false; message: string };
 
 /**
- * Normalises every shape browsers send to the CSP endpoints (design, "Formats accepted"):
+ * Normalises every shape browsers send to the CSP endpoints (../shared/design.md, "Formats accepted"):
  * the CSP2 object `{"csp-report": {...}}`, the Reporting API array `[{type, age, url, user_agent, body}]`,
- * and Safari's single `{type, url, body}` object.
+ * and Safari's single `{type, url, body}` object. In every one `null` means absent, numbers may
+ * come as strings of digits, and fields beyond the known ones are kept in `extra` (issue 12).
+ * Reporting API reports get `source: 'report-to'`; a CSP2 object's source depends on how it was
+ * sent (routes/cspReports.ts).
  *
  * @example
  * parseCspReports([{ type: 'csp-violation', url: 'https://shop.example/', body: { effectiveDirective: 'img-src', blockedURL: 'https://cdn.example/x.gif' } }]);
@@ -132,13 +120,13 @@ const parseCspReports = (body: unknown): CspParseResult => {
     }
     return { success: true, output };
   }
-  if (body && typeof body == 'object' && Object.hasOwn(body, 'csp-report')) {
-    const inner = (body as Record<string, unknown>)['csp-report'];
-    const renamed = inner && typeof inner == 'object' ? toCsp2Names(inner as Record<string, unknown>) : inner;
+  if (isObject(body) && Object.hasOwn(body, 'csp-report')) {
+    const inner = body['csp-report'];
+    const renamed = isObject(inner) ? toCsp2Names(inner) : inner;
     const parsed = v.safeParse(CspBodySchema, renamed);
     return parsed.success ? { success: true, output: [withReservedFields(parsed.output, renamed)] } : fail(parsed.issues, 'csp-report: ');
   }
-  if (body && typeof body == 'object' && Object.hasOwn(body, 'type')) {
+  if (isObject(body) && Object.hasOwn(body, 'type')) {
     const parsed = fromReportingReport(body);
     return parsed.success ? { success: true, output: [parsed.output] } : fail(parsed.issues);
   }

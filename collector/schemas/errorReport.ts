@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_ERROR_REPORTS_PER_REQUEST, type WireErrorReport } from '../../beacon/lib/wire';
 import type { ErrorReport } from '../core/records';
 import { describeIssues } from './describeIssues';
 import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra, withReservedFields } from './fields';
@@ -31,11 +32,11 @@ const SingleErrorReportSchema = v.pipe(ErrorReportSchema, v.transform((report) =
 const ErrorReportArraySchema = v.pipe(
   v.array(ErrorReportSchema),
   v.minLength(1, 'the array is empty'),
-  v.maxLength(50, 'an array holds at most 50 reports'),
+  v.maxLength(MAX_ERROR_REPORTS_PER_REQUEST, `an array holds at most ${MAX_ERROR_REPORTS_PER_REQUEST} reports`),
 );
 
 /**
- * What the error endpoints accept: one report, or an array of 1 to 50, as an array. The shape is
+ * What the error endpoints accept: one report, or an array of 1 to MAX_ERROR_REPORTS_PER_REQUEST (50), as an array. The shape is
  * chosen first, so a bad field in an array is named by its index. Fields named `constructor` or
  * `prototype` go to `extra` too (issue 11, class 4).
  *
@@ -56,3 +57,8 @@ export const ErrorReportsSchema = v.pipe(
     return NEVER;
   }),
 );
+
+/** Compile-time: every report the beacon can send (the wire format) is one this schema accepts. */
+export type WireErrorReportFits = WireErrorReport extends v.InferInput<typeof ErrorReportSchema> ? true : never;
+const wireFits: WireErrorReportFits = true;
+void wireFits;

@@ -7,6 +7,38 @@ export const optionalInteger = (min: number, max: number) =>
   v.optional(v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max)));
 export const optionalFinite = () => v.optional(v.pipe(v.number(), v.finite()));
 
+/** A whole number as browsers send it: a JSON number, or its decimal digits as a string (`"status-code": "200"`). */
+const wholeNumber = v.union(
+  [v.number(), v.pipe(v.string(), v.regex(/^\s*\d{1,15}\s*$/), v.transform(Number))],
+  'must be a whole number (or its digits as a string)',
+);
+/** As optionalInteger, also from a string of digits (issue 12: numeric fields sent as strings are accepted). */
+export const optionalCount = (min: number, max: number) => v.optional(v.pipe(wholeNumber, v.integer(), v.minValue(min), v.maxValue(max)));
+/** As optionalFinite, also from a decimal string. */
+export const optionalNumber = () =>
+  v.optional(
+    v.pipe(
+      v.union([v.number(), v.pipe(v.string(), v.regex(/^\s*-?\d{1,15}(?:\.\d{1,15})?\s*$/), v.transform(Number))], 'must be a number'),
+      v.finite(),
+    ),
+  );
+
+/**
+ * A copy of `input` without its `null` members: browsers send `null` for a field they have no
+ * value for (Firefox ESR 153's `report-to` bodies: `"referrer": null`, `"sample": null`), so null
+ * means absent (issue 12). The copy has no prototype, as `input` may name `__proto__`.
+ *
+ * @example
+ * withoutNulls({ referrer: null, blockedURL: 'eval' }); // { blockedURL: 'eval' }
+ */
+export const withoutNulls = (input: Record<string, unknown>): Record<string, unknown> => {
+  const copy = Object.create(null) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(input)) {
+    if (value !== null) Object.defineProperty(copy, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+};
+
 /** Fields beyond the known ones are kept, but a report may not smuggle in a large document. */
 export const MAX_EXTRA_JSON = 4096;
 

@@ -1,16 +1,58 @@
 import * as v from 'valibot';
+import type { WirePerformanceSession } from '../../beacon/lib/wire';
 import type { PerformanceSession } from '../core/records';
+import { reportUrl } from '../core/reportUrl';
 import { describeIssues } from './describeIssues';
 import { optionalBounded, optionalFinite, reservedKeyOf, splitExtra, withReservedFields } from './fields';
 
-/** web-vitals' own metric fields, sent as they are (https://github.com/GoogleChrome/web-vitals#metric). */
-const MetricSchema = v.looseObject({
+/** A field web-vitals may leave out, or that a sender writes as `null`: both mean absent (issue 12). */
+const absentOr = <T extends v.GenericSchema>(schema: T) => v.nullish(schema);
+const text = (max: number) => absentOr(v.pipe(v.string(), v.transform((value: string) => value.slice(0, max))));
+const finite = () => absentOr(v.pipe(v.number(), v.finite()));
+
+/**
+ * The `attribution` fields kept (the beacon's `sitebeacon/attribution` sends the first four, web-vitals
+ * 4 and later's names; `element` and `eventTarget` are web-vitals 3's for LCP's and INP's target):
+ * short strings, bounded. The rest of web-vitals' attribution (entries, timings, long animation
+ * frames) can be large and is not stored.
+ */
+const ATTRIBUTION_FIELDS = {
+  target: text(1000),
+  url: text(2048),
+  interactionTarget: text(1000),
+  largestShiftTarget: text(1000),
+  element: text(1000),
+  eventTarget: text(1000),
+};
+const AttributionSchema = absentOr(v.looseObject(ATTRIBUTION_FIELDS));
+
+/**
+ * web-vitals' own metric fields (https://github.com/GoogleChrome/web-vitals#metric, v5/v6:
+ * `value`, `rating`, `delta`, `id`, `navigationType`, `navigationId`, `navigationInteractionId`,
+ * `navigationStartTime`, `navigationURL`), and the bounded `attribution` above. `name` is the key
+ * and `entries` is not sent. Other fields are not kept: a metric is web-vitals', not free text.
+ */
+const METRIC_FIELDS = {
   value: v.pipe(v.number(), v.finite(), v.minValue(0)),
-  rating: v.optional(v.picklist(['good', 'needs-improvement', 'poor'])),
-  id: optionalBounded(128),
-  delta: optionalFinite(),
-  navigationType: optionalBounded(32),
-});
+  rating: absentOr(v.picklist(['good', 'needs-improvement', 'poor'])),
+  id: text(128),
+  delta: finite(),
+  navigationType: text(32),
+  navigationId: absentOr(v.union([v.pipe(v.number(), v.finite()), v.pipe(v.string(), v.maxLength(128))])),
+  navigationInteractionId: finite(),
+  navigationStartTime: finite(),
+  navigationURL: text(2048),
+  attribution: AttributionSchema,
+};
+const MetricSchema = v.looseObject(METRIC_FIELDS);
+
+/** Only the given, known fields of an object, in their order; URLs without fragment or credentials. */
+const knownFields = (input: Record<string, unknown>, known: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.keys(known)
+      .filter((name) => input[name] !== undefined && input[name] !== null)
+      .map((name) => [name, name == 'url' || name == 'navigationURL' ? reportUrl(input[name] as string) : input[name]]),
+  );
 
 const sessionFields = {
   session_id: v.pipe(v.string(), v.minLength(1, 'session_id must not be empty'), v.maxLength(128)),
@@ -28,19 +70,22 @@ export const PerformanceSessionObjectSchema = v.pipe(
   v.looseObject(sessionFields),
   v.transform((input) => {
     const session = splitExtra<PerformanceSession>(input, sessionFields);
-    // Keep web-vitals' own fields only: the metric's attribution can be large and is not stored.
+    // Keep web-vitals' own fields (METRIC_FIELDS), and of the attribution its short, bounded ones.
+    // The beacon strips fragments from the URLs it sends; older beacons did not (Firefox's
+    // navigationURL carried `#top`, collector/fixtures/README.md), so they are stripped here too.
     for (const [name, metric] of Object.entries(session.metrics)) {
-      const { value, rating, id, delta, navigationType } = metric;
-      session.metrics[name] = Object.fromEntries(
-        Object.entries({ value, rating, id, delta, navigationType }).filter(([, field]) => field !== undefined),
-      ) as unknown as typeof metric;
+      const kept = knownFields(metric as unknown as Record<string, unknown>, METRIC_FIELDS);
+      const attribution = metric.attribution ? knownFields(metric.attribution, ATTRIBUTION_FIELDS) : {};
+      if (Object.keys(attribution).length) kept.attribution = attribution;
+      else delete kept.attribution;
+      session.metrics[name] = kept as unknown as typeof metric;
     }
     return session;
   }),
 );
 
 /**
- * A performance session (design, "Performance session"): created by the first POST or PUT of a
+ * A performance session (../shared/design.md, "Performance session"): created by the first POST or PUT of a
  * `session_id`, updated by the later ones. Fields named `constructor` or `prototype` go to `extra`;
  * a metric named so, or `__proto__`, is refused with a clear message (metric names are names, and
  * the record schema would otherwise drop it without a word; issue 11, class 4).
@@ -64,3 +109,8 @@ export const PerformanceSessionSchema = v.pipe(
     return NEVER;
   }),
 );
+
+/** Compile-time: every session the beacon can send (the wire format) is one this schema accepts. */
+export type WirePerformanceSessionFits = WirePerformanceSession extends v.InferInput<typeof PerformanceSessionObjectSchema> ? true : never;
+const wireFits: WirePerformanceSessionFits = true;
+void wireFits;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { decodeCursor } from '../store/cursor';
+import { decodeCursor } from '../core/cursor';
 
 const isoDate = v.pipe(
   v.string(),

@@ -79,8 +79,8 @@ export interface ApiKeyStore {
 export interface ErrorReportStore {
   insert(siteKey: string, reports: NewErrorReport[], context: ReceiveContext): Promise<number>;
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredErrorReport>>;
-  /** Reports by fingerprint, most occurrences first. */
-  groups(siteKey: string, options?: GroupOptions): Promise<ErrorGroupRow[]>;
+  /** Reports by fingerprint, most occurrences first; groups of the `excludeTypes` error types left out. */
+  groups(siteKey: string, options?: GroupOptions & { excludeTypes?: readonly string[] | undefined }): Promise<ErrorGroupRow[]>;
 }
 
 /** One stored violation's directive and blocked URI, with how often: what the CSP suggestion reads. */
@@ -92,6 +92,18 @@ export interface CspEvidence {
 }
 
 export interface CspReportStore {
+  /**
+   * Stores the reports, each violation once (issue 12). A report with a `violation_key` and a
+   * `source` is first matched against the site's stored reports with the same `violation_key`
+   * received within COPY_WINDOW_MS of `context.received_at` (either way), oldest first, with
+   * `copyToMergeInto` (core/cspCopies.ts). When that names one, the report is merged into it, not
+   * stored anew: its source is appended to the stored `sources`, and when `replacesStoredFields`
+   * (the browser's own report replacing the beacon's copy), the stored report's fields become the
+   * new report's (`id`, `site_key`, `received_at` and `user_agent` stay). A merged report adds
+   * nothing to `groups` or `evidence`. Otherwise the report is stored with `sources: [source]`
+   * (no `sources` without a `source`). Reports of one call are matched in order, each seeing the ones
+   * before it. Resolves to how many reports were stored anew (the rest were merged).
+   */
   insert(siteKey: string, reports: NewCspReport[], context: ReceiveContext): Promise<number>;
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredCspReport>>;
   /** Violations by effective directive and blocked host, most reports first. */

@@ -82,6 +82,20 @@ describe('PostgreSQL store', () => {
     expect(await sql(schema.url, 'SELECT sum(reports)::int AS reports, sum(count)::int AS count FROM error_groups')).toEqual([{ reports: 25, count: 25 }]);
   });
 
+  test("the beacon's copy and the browser's report of one violation at two processes at once are stored once", async () => {
+    const [one, two] = [seedStore(await open()), seedStore(await open())];
+    const copy = (source: 'beacon' | 'report-uri', n: number) => ({
+      report_type: 'csp-violation', document_uri: 'https://shop.example/', effective_directive: 'img-src',
+      blocked_uri: `https://cdn.example/${n}.png`, line_number: 3, column_number: 7, source,
+    });
+    const t = Date.now();
+    await Promise.all(Array.from({ length: 20 }, (_, n) => [one.insertCsp(DEFAULT_SITE_KEY, [copy('beacon', n)], t), two.insertCsp(DEFAULT_SITE_KEY, [copy('report-uri', n)], t)]).flat());
+    const stored = await one.stored('csp', DEFAULT_SITE_KEY);
+    expect(stored).toHaveLength(20);
+    for (const record of stored) expect([...record.sources!].sort()).toEqual(['beacon', 'report-uri']);
+    expect(await sql(schema.url, 'SELECT sum(reports)::int AS reports FROM csp_groups')).toEqual([{ reports: 20 }]);
+  });
+
   test('two processes writing the same groups and sessions in opposite orders do not deadlock, and the aggregates add up', async () => {
     const [one, two] = [seedStore(await open()), seedStore(await open())];
     const messages = Array.from({ length: 8 }, (_, i) => ({ error_type: 'js', error_message: `failure ${String.fromCharCode(97 + i)}` }));

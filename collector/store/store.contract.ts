@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { COPY_WINDOW_MS, CSP_SOURCES } from '../core/cspCopies';
 import { hashApiKey, newApiKey } from '../core/keys';
-import { DEFAULT_SITE_KEY } from '../core/records';
+import { DEFAULT_SITE_KEY, type CspReport, type CspSource } from '../core/records';
 import { seedStore } from '../testing/seed';
 import type { Store } from './contract';
 import { describeHostileTextContract } from './hostileText.contract';
@@ -161,6 +163,14 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
           [1, 1],
         ]);
         expect(await store.errors.groups(DEFAULT_SITE_KEY, { limit: 1 })).toHaveLength(1);
+        // Excluded types are left out of both the whole days and the day `since` falls in.
+        await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'connectivity_check', error_message: 'check', count: 9 }], now - 3 * DAY);
+        await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'connectivity_check', error_message: 'check', count: 9 }], now);
+        expect((await store.errors.groups(DEFAULT_SITE_KEY, {}))[0]).toMatchObject({ error_type: 'connectivity_check', reports: 2, count: 18 });
+        for (const since of [undefined, now - 5 * DAY, now - DAY]) {
+          const kept = await store.errors.groups(DEFAULT_SITE_KEY, { since, excludeTypes: ['connectivity_check', 'resource_error'] });
+          expect(kept.map((group) => group.error_type)).toEqual(['javascript_error']);
+        }
       });
 
       test('CSP reports: list, groups by directive and blocked host, and bounded evidence with a sample each', async () => {
@@ -191,6 +201,73 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         expect(evidence[0]).toMatchObject({ directive: 'img-src', reports: 3, document_uri: 'https://shop.example/' });
         expect(evidence[0]!.blocked_uri).toMatch(/^https:\/\/cdn\.example\/[abc]\.png$/);
         expect(evidence[1]).toMatchObject({ directive: 'connect-src', blocked_uri: 'https://api.example/x', document_uri: 'https://shop.example/cart', reports: 1 });
+      });
+
+      // One violation, one count (issue 12; contract.ts, CspReportStore.insert; core/cspCopies.ts).
+      describe('copies of one violation', () => {
+        const now = Date.UTC(2026, 5, 10, 12);
+        const copy = (source: CspSource, fields: Partial<CspReport> = {}): CspReport => ({
+          ...violation('img-src', 'https://cdn.example.net/x.png', 'https://shop.example/cart?step=2'),
+          line_number: 9,
+          column_number: 27,
+          source,
+          ...fields,
+        });
+
+        test("the beacon's copy, then the browser's report: stored once with both sources, the browser's fields, the first arrival's time; counted once", async () => {
+          const shop = await seed.addSite(['https://shop.example']);
+          expect(await seed.insertCsp(shop, [copy('beacon', { disposition: 'enforce', script_sample: 'x' })], now, 'UA beacon')).toBe(1);
+          expect(await seed.insertCsp(shop, [copy('report-uri', { status_code: 0, original_policy: "img-src 'self'" })], now + 2_000, 'UA native')).toBe(0);
+          const stored = await seed.stored('csp', shop);
+          expect(stored).toHaveLength(1);
+          expect(stored[0]).toMatchObject({ source: 'report-uri', sources: ['beacon', 'report-uri'], status_code: 0, original_policy: "img-src 'self'" });
+          expect(stored[0]).toMatchObject({ received_at: new Date(now).toISOString(), user_agent: 'UA beacon' });
+          expect(stored[0]).not.toHaveProperty('disposition');
+          expect(stored[0]).not.toHaveProperty('script_sample');
+          expect(await store.csp.groups(shop, {})).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example.net', reports: 1 }]);
+          expect((await store.csp.evidence(shop, { limit: 10 })).map((group) => group.reports)).toEqual([1]);
+        });
+
+        test("the browser's report, then the beacon's copy: the browser's fields stay, the beacon's source is added", async () => {
+          const shop = await seed.addSite(['https://shop.example']);
+          expect(await seed.insertCsp(shop, [copy('report-to', { status_code: 200, age: 10 })], now)).toBe(1);
+          expect(await seed.insertCsp(shop, [copy('beacon', { status_code: 0 })], now + 1_000)).toBe(0);
+          const stored = await seed.stored('csp', shop);
+          expect(stored).toMatchObject([{ source: 'report-to', sources: ['report-to', 'beacon'], status_code: 200, age: 10 }]);
+        });
+
+        test('never merged: copies from one side, report-uri with report-to, another site, another violation, outside the window, no source', async () => {
+          const shop = await seed.addSite(['https://shop.example']);
+          const blog = await seed.addSite(['https://shop.example']);
+          expect(await seed.insertCsp(shop, [copy('beacon'), copy('beacon')], now)).toBe(2);
+          expect(await seed.insertCsp(shop, [copy('report-uri'), copy('report-uri'), copy('report-to'), copy('report-to')], now)).toBe(2);
+          expect(await seed.insertCsp(blog, [copy('report-uri')], now)).toBe(1);
+          expect(await seed.insertCsp(shop, [copy('report-uri', { line_number: 10 }), copy('report-uri', { blocked_uri: 'https://cdn.example.net/y.png' })], now)).toBe(2);
+          expect(await seed.insertCsp(shop, [copy('beacon')], now + COPY_WINDOW_MS + 1)).toBe(1);
+          expect(await seed.insertCsp(shop, [copy('beacon')], now - COPY_WINDOW_MS - 1)).toBe(1);
+          expect(await seed.insertCsp(shop, [copy('beacon', { source: undefined }), copy('report-uri', { source: undefined })], now)).toBe(2);
+          const stored = await seed.stored('csp', shop);
+          expect(stored.map((record) => record.sources ?? null)).toEqual([
+            ['beacon', 'report-uri'], ['beacon', 'report-uri'], ['report-to'], ['report-to'], ['report-uri'], ['report-uri'],
+            ['beacon'], ['beacon'], null, null,
+          ]);
+          expect((await store.csp.groups(shop, {})).reduce((sum, group) => sum + group.reports, 0)).toBe(stored.length);
+        });
+
+        test('any arrival order of N beacon copies and M browser reports within the window makes max(N, M) reports, as many as groups count', async () => {
+          const arrivals = fc.array(fc.tuple(fc.constantFrom(...CSP_SOURCES), fc.integer({ min: 0, max: COPY_WINDOW_MS / 2 })), { maxLength: 8 });
+          await fc.assert(
+            fc.asyncProperty(arrivals, async (sequence) => {
+              const shop = await seed.addSite(['https://shop.example']);
+              for (const [source, offset] of sequence) await seed.insertCsp(shop, [copy(source)], now + offset);
+              const beacon = sequence.filter(([source]) => source == 'beacon').length;
+              const expected = Math.max(beacon, sequence.length - beacon);
+              expect(await seed.stored('csp', shop)).toHaveLength(expected);
+              expect((await store.csp.groups(shop, {}))[0]?.reports ?? 0).toBe(expected);
+            }),
+            { numRuns: 25 },
+          );
+        });
       });
 
       test('a performance session is created, then each metric keeps its latest value', async () => {

@@ -4,5 +4,4 @@ import { launchPuppeteer } from './puppeteerDriver';
 
 describeBrowser('chromium', () => launchPuppeteer('chromium'), {
   metrics: ['TTFB', 'FCP', 'LCP', 'INP', 'CLS'],
-  knownBugs: { both: "the beacon's copy and the browser's own report of one violation are stored twice (issue 12)" },
 });

@@ -3,6 +3,7 @@
 export { checkPagePolicies, type PageRequirement } from './checkPagePolicies';
 export { collapseSources } from './collapseSources';
 export { directiveFallbackList } from './directiveFallbackList';
+export { effectiveDirectiveOf } from './effectiveDirective';
 export { governingDirective } from './governingDirective';
 export { isKnownDirective, takesSourceList } from './isKnownDirective';
 export { isDirectiveName, parsePolicy, parsePolicyList, type Policy } from './parsePolicy';

@@ -11,14 +11,16 @@ export const ERROR_COLUMNS = [
 ] as const;
 const ERROR_TYPES = ['text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'float8', 'text', 'int8', 'text', 'text'];
 
-export const CSP_COLUMNS = [
-  'site_key', 'received_at', 'user_agent', 'report_type', 'document_uri', 'referrer', 'violated_directive',
-  'effective_directive', 'original_policy', 'disposition', 'blocked_uri', 'source_file', 'line_number',
-  'column_number', 'status_code', 'script_sample', 'age', 'body', 'extra', 'blocked_host',
+/** A CSP report's own fields: what a merged browser report replaces (core/cspCopies.ts, cspCopies.ts here). */
+export const CSP_REPORT_COLUMNS = [
+  'report_type', 'document_uri', 'referrer', 'violated_directive', 'effective_directive', 'original_policy',
+  'disposition', 'blocked_uri', 'source_file', 'line_number', 'column_number', 'status_code', 'script_sample', 'age',
+  'body', 'extra', 'blocked_host', 'source', 'violation_key',
 ] as const;
-const CSP_TYPES = [
+export const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_REPORT_COLUMNS, 'sources'] as const;
+export const CSP_TYPES = [
   'text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'int8', 'text',
-  'float8', 'text', 'text', 'text',
+  'float8', 'text', 'text', 'text', 'text', 'text', 'text',
 ];
 
 interface SessionRow {
@@ -73,11 +75,11 @@ export class Batch {
     return reports.length;
   }
 
-  /** Adds CSP reports and folds the violations into `csp_groups`. */
+  /** Adds CSP reports (none of them a copy to merge: cspCopies.ts) and folds the violations into `csp_groups`. */
   addCsp(siteKey: string, reports: NewCspReport[], { received_at, user_agent }: ReceiveContext) {
     const day = Math.floor(received_at / DAY);
     for (const report of reports) {
-      this.csp.push({ ...report, site_key: siteKey, received_at, user_agent });
+      this.csp.push({ ...report, site_key: siteKey, received_at, user_agent, sources: report.source ? [report.source] : undefined });
       if (report.report_type != 'csp-violation' || !report.effective_directive) continue;
       const key = `${siteKey}\n${report.effective_directive}\n${report.blocked_host}\n${day}`;
       const group = this.cspGroups.get(key) ?? [siteKey, report.effective_directive, report.blocked_host, day, 0];
@@ -154,7 +156,7 @@ const columns = (rows: unknown[][], width: number) => Array.from({ length: width
 
 const unnest = (types: string[]) => `SELECT * FROM unnest(${types.map((type, index) => `$${index + 1}::${type}[]`).join(', ')})`;
 
-const insertRows = (client: Client, table: string, names: readonly string[], types: string[], records: Array<Record<string, unknown>>) =>
+export const insertRows = (client: Client, table: string, names: readonly string[], types: string[], records: Array<Record<string, unknown>>) =>
   client.query({
     name: `insert_${table}`,
     text: `INSERT INTO ${table} (${names.map((name) => `"${name}"`).join(', ')}) ${unnest(types)}`,
@@ -168,7 +170,7 @@ const UPSERT_ERROR_GROUPS = `INSERT INTO error_groups (site_key, fingerprint, da
     last_seen = greatest(error_groups.last_seen, excluded.last_seen), error_type = excluded.error_type,
     error_name = excluded.error_name, error_message = excluded.error_message`;
 
-const UPSERT_CSP_GROUPS = `INSERT INTO csp_groups (site_key, directive, blocked_host, day, reports)
+export const UPSERT_CSP_GROUPS = `INSERT INTO csp_groups (site_key, directive, blocked_host, day, reports)
   ${unnest(['text', 'text', 'text', 'int8', 'int8'])}
   ON CONFLICT (site_key, directive, blocked_host, day) DO UPDATE SET reports = csp_groups.reports + excluded.reports`;
 

@@ -40,10 +40,18 @@ export const createGroupCommit = (pool: Pool, { maxInFlight = 1 }: { maxInFlight
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
-      const batch = new Batch();
-      const values = writes.map((write) => write.add?.(batch));
+      // Rows go into the batch until a write has statements of its own: the batch is written
+      // before them, so that rows and statements are applied in the order the writes were made.
+      let batch = new Batch();
+      const values: unknown[] = [];
+      for (const [index, write] of writes.entries()) {
+        if (write.add) values[index] = write.add(batch);
+        if (!write.run) continue;
+        await batch.write(client);
+        batch = new Batch();
+        values[index] = await write.run(client);
+      }
       await batch.write(client);
-      for (const [index, write] of writes.entries()) if (write.run) values[index] = await write.run(client);
       await client.query('COMMIT');
       return values;
     } catch (error) {

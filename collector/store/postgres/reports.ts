@@ -1,13 +1,15 @@
 import type { StoredCspReport, StoredErrorReport } from '../../core/records';
 import type { CspGroup, ErrorGroupRow } from '../../core/summary';
 import type { CspEvidence, CspReportStore, ErrorReportStore } from '../contract';
+import { hasCopies, storeCspCopies } from './cspCopies';
 import type { Write } from './groupCommit';
 import type { Pool } from './pool';
 import { pagedList, run } from './rows';
 
 const DAY = 86_400_000;
 
-// $1 site, $2 since (ms), $3 the day `since` falls in, $4 limit. Whole days after `since` come from
+// $1 site, $2 since (ms), $3 the day `since` falls in, $4 limit, $5 the error types left out (a JSON
+// array, as the excluded parts of the SQLite query). Whole days after `since` come from
 // the per-day aggregates, the day of `since` from the reports themselves: exact for any `since`,
 // as sqlite/reports.ts. The group's type, name and message are those of its latest part.
 const ERROR_GROUPS = `WITH parts AS (
@@ -19,11 +21,12 @@ const ERROR_GROUPS = `WITH parts AS (
       (array_agg(error_message ORDER BY received_at DESC, id DESC))[1]
     FROM error_reports WHERE site_key = $1 AND received_at >= $2 AND received_at < ($3 + 1) * ${DAY}
     GROUP BY fingerprint
-  )
+  ),
+  kept AS (SELECT * FROM parts WHERE error_type NOT IN (SELECT jsonb_array_elements_text($5::jsonb)))
   SELECT fingerprint, (array_agg(error_type ORDER BY last_seen DESC))[1] AS error_type,
     (array_agg(error_name ORDER BY last_seen DESC))[1] AS error_name, (array_agg(error_message ORDER BY last_seen DESC))[1] AS error_message,
     SUM(reports) AS reports, SUM(count) AS count, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen
-  FROM parts GROUP BY fingerprint ORDER BY count DESC, last_seen DESC, fingerprint LIMIT $4`;
+  FROM kept GROUP BY fingerprint ORDER BY count DESC, last_seen DESC, fingerprint LIMIT $4`;
 
 const CSP_GROUPS = `WITH parts AS (
     SELECT directive, blocked_host, reports FROM csp_groups WHERE site_key = $1 AND day > $3
@@ -62,12 +65,17 @@ export const postgresReports = (pool: Pool, write: Write): { errors: ErrorReport
     errors: {
       insert: (siteKey, reports, context) => write({ add: (batch) => batch.addErrors(siteKey, reports, context) }),
       list: listErrors,
-      async groups(siteKey, { since, limit } = {}) {
-        return (await run<ErrorGroupRow>(pool, ERROR_GROUPS, range(siteKey, since, limit), 'error_groups')).rows;
+      async groups(siteKey, { since, limit, excludeTypes = [] } = {}) {
+        return (await run<ErrorGroupRow>(pool, ERROR_GROUPS, [...range(siteKey, since, limit), excludeTypes], 'error_groups')).rows;
       },
     },
     csp: {
-      insert: (siteKey, reports, context) => write({ add: (batch) => batch.addCsp(siteKey, reports, context) }),
+      // Reports that may be copies of a stored violation are matched one by one (cspCopies.ts); the
+      // others, the common case, go into the group's multi-row INSERT.
+      insert: (siteKey, reports, context) =>
+        hasCopies(reports)
+          ? write({ run: (client) => storeCspCopies(client, siteKey, reports, context) })
+          : write({ add: (batch) => batch.addCsp(siteKey, reports, context) }),
       list: listCsp,
       async groups(siteKey, { since, limit } = {}) {
         return (await run<CspGroup>(pool, CSP_GROUPS, range(siteKey, since, limit), 'csp_groups')).rows;

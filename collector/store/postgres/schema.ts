@@ -2,7 +2,7 @@ import { DEFAULT_SITE_KEY } from '../../core/records';
 
 /**
  * Schema versions of the PostgreSQL store, oldest first. Version 1 is the SQLite store's schema at
- * its version 5 (sqlite/migrations.ts), column for column and in the same order, so that records
+ * its version 5 (sqlite/migrations.ts), version 2 its version 6, column for column and in the same order, so that records
  * read the same from either: times are int8 milliseconds, JSON is text, except `metrics` which is
  * jsonb so that two processes merge a session's metrics in one statement (`||`). Integers are int8
  * (the schemas allow up to 2^31), finite numbers float8. Never edit a version that has shipped: add one.
@@ -158,4 +158,10 @@ export const POSTGRES_MIGRATIONS: string[] = [
      reports BIGINT NOT NULL,
      PRIMARY KEY (site_key, directive, blocked_host, day)
    );`,
+  // 2: how each CSP report arrived, and the key copies of one violation share (issue 12:
+  // core/cspCopies.ts), as the SQLite store's version 6. Older rows have neither and are never merged into.
+  `ALTER TABLE csp_reports ADD COLUMN source TEXT;
+   ALTER TABLE csp_reports ADD COLUMN sources TEXT;
+   ALTER TABLE csp_reports ADD COLUMN violation_key TEXT;
+   CREATE INDEX csp_reports_by_violation ON csp_reports (site_key, violation_key, received_at) WHERE violation_key IS NOT NULL;`,
 ];

@@ -198,6 +198,12 @@ const migrations: Array<string | ((db: Database) => void)> = [
      GROUP BY site_key, effective_directive, coalesce(blocked_host, ''), received_at / 86400000;
    DROP INDEX performance_metrics_by_value;
    CREATE INDEX performance_metrics_by_value ON performance_metrics (site_key, name, value, updated_at);`,
+  // 6: how each CSP report arrived, and the key copies of one violation share (issue 12:
+  // core/cspCopies.ts). Older rows have neither and are never merged into.
+  `ALTER TABLE csp_reports ADD COLUMN source TEXT;
+   ALTER TABLE csp_reports ADD COLUMN sources TEXT;
+   ALTER TABLE csp_reports ADD COLUMN violation_key TEXT;
+   CREATE INDEX csp_reports_by_violation ON csp_reports (site_key, violation_key, received_at) WHERE violation_key IS NOT NULL;`,
 ];
 
 /** Brings `db` to the newest schema (or to `target`, for tests), one transaction per version. */

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { NewCspReport, NewErrorReport, ReceiveContext, StoredCspReport, StoredErrorReport } from '../../core/records';
 import type { CspGroup, ErrorGroupRow } from '../../core/summary';
 import type { CspEvidence, CspReportStore, ErrorReportStore } from '../contract';
+import { COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields } from '../../core/cspCopies';
 import type { Write } from './groupCommit';
 import { pagedList, positionalInsertSql, toValues } from './rows';
 
@@ -12,11 +13,13 @@ const ERROR_COLUMNS = [
   'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'extra', 'fingerprint',
 ] as const;
 
-const CSP_COLUMNS = [
-  'site_key', 'received_at', 'user_agent', 'report_type', 'document_uri', 'referrer', 'violated_directive',
-  'effective_directive', 'original_policy', 'disposition', 'blocked_uri', 'source_file', 'line_number',
-  'column_number', 'status_code', 'script_sample', 'age', 'body', 'extra', 'blocked_host',
+/** A CSP report's own fields: what a merged browser report replaces (core/cspCopies.ts). */
+const CSP_REPORT_COLUMNS = [
+  'report_type', 'document_uri', 'referrer', 'violated_directive', 'effective_directive', 'original_policy',
+  'disposition', 'blocked_uri', 'source_file', 'line_number', 'column_number', 'status_code', 'script_sample', 'age',
+  'body', 'extra', 'blocked_host', 'source', 'violation_key',
 ] as const;
+const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_REPORT_COLUMNS, 'sources'] as const;
 
 /**
  * Error and CSP reports in SQLite. Each insert also folds its reports into per-day aggregates
@@ -33,11 +36,20 @@ export const sqliteReports = (db: Database, write: Write): { errors: ErrorReport
        error_type = excluded.error_type, error_name = excluded.error_name, error_message = excluded.error_message`,
   );
   const insertCsp = db.prepare(positionalInsertSql('csp_reports', CSP_COLUMNS));
+  // Copies of one violation (issue 12), through csp_reports_by_violation.
+  const selectCopies = db.prepare<[string, string, number, number], { id: number; sources: string | null }>(
+    'SELECT id, sources FROM csp_reports WHERE site_key = ? AND violation_key = ? AND received_at BETWEEN ? AND ? ORDER BY id',
+  );
+  const updateSources = db.prepare('UPDATE csp_reports SET sources = ? WHERE id = ?');
+  const replaceReport = db.prepare(
+    `UPDATE csp_reports SET ${CSP_REPORT_COLUMNS.map((column) => `"${column}" = ?`).join(', ')}, sources = ? WHERE id = ?`,
+  );
   const upsertCspGroup = db.prepare(
     `INSERT INTO csp_groups VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (site_key, directive, blocked_host, day) DO UPDATE SET reports = reports + excluded.reports`,
   );
-  const errorGroups = db.prepare<{ site: string; since: number; day: number; limit: number }, ErrorGroupRow>(
+  // `excluded` is a JSON array of error types whose groups are left out.
+  const errorGroups = db.prepare<{ site: string; since: number; day: number; limit: number; excluded: string }, ErrorGroupRow>(
     `WITH parts AS (
        SELECT fingerprint, reports, count, first_seen, last_seen, error_type, error_name, error_message
        FROM error_groups WHERE site_key = @site AND day > @day
@@ -45,10 +57,11 @@ export const sqliteReports = (db: Database, write: Write): { errors: ErrorReport
        SELECT fingerprint, COUNT(*), SUM(coalesce(count, 1)), MIN(received_at), MAX(received_at), error_type, error_name, error_message
        FROM error_reports WHERE site_key = @site AND received_at >= @since AND received_at < (@day + 1) * ${DAY}
        GROUP BY fingerprint
-     )
+     ),
+     kept AS (SELECT * FROM parts WHERE error_type NOT IN (SELECT value FROM json_each(@excluded)))
      SELECT fingerprint, error_type, error_name, error_message, SUM(reports) AS reports, SUM(count) AS count,
        MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen
-     FROM parts GROUP BY fingerprint ORDER BY count DESC, last_seen DESC LIMIT @limit`,
+     FROM kept GROUP BY fingerprint ORDER BY count DESC, last_seen DESC LIMIT @limit`,
   );
   const cspGroups = db.prepare<{ site: string; since: number; day: number; limit: number }, CspGroup>(
     `WITH parts AS (
@@ -104,10 +117,27 @@ export const sqliteReports = (db: Database, write: Write): { errors: ErrorReport
     return reports.length;
   };
 
+  /** Merges `report` into a stored copy of its violation, if there is one to merge into; true if merged. */
+  const mergeCopy = (siteKey: string, report: NewCspReport, receivedAt: number) => {
+    if (!report.violation_key || !report.source) return false;
+    const candidates = selectCopies
+      .all(siteKey, report.violation_key, receivedAt - COPY_WINDOW_MS, receivedAt + COPY_WINDOW_MS)
+      .map((row) => ({ id: row.id, sources: JSON.parse(row.sources ?? '[]') as string[] }));
+    const target = copyToMergeInto(candidates, report.source);
+    if (!target) return false;
+    const sources = JSON.stringify([...target.sources, report.source]);
+    if (replacesStoredFields(report.source)) replaceReport.run(...toValues(CSP_REPORT_COLUMNS, { ...report }), sources, target.id);
+    else updateSources.run(sources, target.id);
+    return true;
+  };
+
   const storeCsp = (siteKey: string, reports: NewCspReport[], context: ReceiveContext) => {
     const groups = new Map<string, { directive: string; host: string; count: number }>();
+    let stored = 0;
     for (const report of reports) {
-      insertCsp.run(toValues(CSP_COLUMNS, { ...report, ...base(siteKey, context) }));
+      if (mergeCopy(siteKey, report, context.received_at)) continue;
+      stored += 1;
+      insertCsp.run(toValues(CSP_COLUMNS, { ...report, ...base(siteKey, context), sources: report.source ? [report.source] : undefined }));
       if (report.report_type != 'csp-violation' || !report.effective_directive) continue;
       const key = `${report.effective_directive}\n${report.blocked_host}`;
       const group = groups.get(key) ?? { directive: report.effective_directive, host: report.blocked_host, count: 0 };
@@ -116,7 +146,7 @@ export const sqliteReports = (db: Database, write: Write): { errors: ErrorReport
     }
     const day = Math.floor(context.received_at / DAY);
     for (const { directive, host, count } of groups.values()) upsertCspGroup.run(siteKey, directive, host, day, count);
-    return reports.length;
+    return stored;
   };
 
   const listErrors = pagedList<StoredErrorReport>(db, 'error_reports', 'received_at');
@@ -127,8 +157,8 @@ export const sqliteReports = (db: Database, write: Write): { errors: ErrorReport
       async list(siteKey, options) {
         return listErrors(siteKey, options);
       },
-      async groups(siteKey, { since, limit } = {}) {
-        return errorGroups.all(range(siteKey, since, limit));
+      async groups(siteKey, { since, limit, excludeTypes = [] } = {}) {
+        return errorGroups.all({ ...range(siteKey, since, limit), excluded: JSON.stringify(excludeTypes) });
       },
     },
     csp: {

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ListOptions, Page } from '../contract';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { decodeCursor, encodeCursor } from '../../core/cursor';
 import { storedJson, storedText } from '../storedText';
 
 export type Row = Record<string, unknown>;
@@ -10,7 +10,7 @@ const TIME_COLUMNS = new Set([
   'received_at', 'updated_at', 'created_at', 'completed_at', 'registered_at', 'last_check_in_at', 'last_heartbeat_at',
 ]);
 /** Columns holding JSON text. */
-export const JSON_COLUMNS = new Set(['extra', 'body', 'metrics', 'payload', 'result', 'allowed_origins']);
+export const JSON_COLUMNS = new Set(['extra', 'body', 'metrics', 'payload', 'result', 'allowed_origins', 'sources']);
 /** `status` is a JSON report in these tables, a plain word in site_actions. */
 export const WITH_JSON_STATUS = new Set([...JSON_COLUMNS, 'status']);
 

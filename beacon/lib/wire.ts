@@ -1,0 +1,56 @@
+/**
+ * The wire format, once: what the beacon sends and what the collector's schemas accept
+ * (../shared/design.md, "Wire format"; spec section 4 for the error report's required fields). The
+ * beacon builds these types; the collector's schemas (collector/schemas/) are checked at compile
+ * time to accept every value of them, and take their limits from here. Types only, and constants:
+ * nothing here adds bytes to the beacon.
+ */
+
+/** Largest request body the collector reads; a larger one is answered 413. */
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
+
+/** Most error reports in one request (an array); more is answered 400. */
+export const MAX_ERROR_REPORTS_PER_REQUEST = 50;
+
+/** One error report, `POST /api/error-reports/{site_key}` (one, or an array of them). */
+export type WireErrorReport = {
+  error_type: 'javascript_error' | 'unhandled_rejection' | 'resource_error' | 'manual';
+  error_message: string;
+  error_name?: string;
+  stack?: string;
+  source_url?: string;
+  line?: number;
+  column?: number;
+  page_url: string;
+  timestamp: number;
+  session_id?: string;
+  count?: number;
+  /** "Script error." from a cross-origin script served without CORS: no detail exists. */
+  cross_origin?: boolean;
+};
+
+/**
+ * A CSP violation in the CSP2 shape, `POST /api/csp-reports/{site_key}`: the event's fields under
+ * their kebab-case names, only those the browser filled in.
+ */
+export type WireCspReport = { 'csp-report': Record<string, string | number> };
+
+/** One metric of a performance session: every field web-vitals gives but `name` (the key) and `entries`. */
+export type WireMetric = {
+  value: number;
+  rating?: 'good' | 'needs-improvement' | 'poor';
+  delta?: number;
+  id?: string;
+  navigationType?: string;
+  navigationURL?: string;
+  attribution?: Record<string, string>;
+};
+
+/** A performance session, `POST`/`PUT /api/performance-sessions/{site_key}`: one per page view. */
+export type WirePerformanceSession = {
+  session_id: string;
+  page_url: string;
+  navigation_type?: string;
+  started_at: number;
+  metrics: Record<string, WireMetric>;
+};

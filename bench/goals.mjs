@@ -1,0 +1,62 @@
+// The figures issue 18 sets goals for, each beside its goal, from one `npm run bench`:
+// ingest (single reports and batches of 50), the beacon's bytes and start, and the collector's
+// memory over a soak (BENCH_SOAK_SECONDS, default 300 as the goal is stated; 0 skips it).
+import { execFileSync } from 'node:child_process';
+
+const node = (script, args = [], env = {}) =>
+  execFileSync(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 26 });
+
+/** `scripts/size.mjs --json`: the byte figures of every target. */
+export const sizeFigures = () => JSON.parse(node('../scripts/size.mjs', ['--json']));
+
+/** Runs bench/soak.mjs for `seconds`; its JSON result (the soak prints it before its verdict line). */
+export const soakFigures = (seconds) => {
+  if (!seconds) return undefined;
+  let output;
+  try {
+    output = node('./soak.mjs', [], { SOAK_SECONDS: String(seconds) });
+  } catch (error) {
+    output = error.stdout; // a failed check still measured memory
+  }
+  return JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1));
+};
+
+const mark = (met) => (met ? 'met' : 'NOT met');
+
+/**
+ * The issue 18 table: figure, measured, goal, met.
+ *
+ * @example
+ * console.table(goalRows({ ingest, beacon, sizes, soak }));
+ */
+export const goalRows = ({ ingest, beacon, sizes, soak }) => {
+  const scenario = (name) => ingest.find((row) => row.scenario == name);
+  const single = scenario('error report, single');
+  const batch = scenario('error reports, batch of 50');
+  const size = (prefix) => sizes.results.find((target) => target.name.startsWith(prefix));
+  const script = size('dist/beacon.min.js');
+  const app = size('ESM app importing init, errors, csp');
+  const rows = {
+    'single error reports: ratio to node:http at 50 connections / p99 ms': {
+      measured: `${single.ratio.toFixed(2)} / ${single.sitebeacon.p99Ms}`,
+      goal: '>= 0.6 / < 25',
+      status: mark(single.ratio >= 0.6 && single.sitebeacon.p99Ms < 25),
+    },
+    'batched ingest (arrays of 50): reports/s / p99 ms': {
+      measured: `${Math.round(batch.sitebeacon.reportsPerSecond)} / ${batch.sitebeacon.p99Ms}`,
+      goal: '>= 50,000 / < 100',
+      status: mark(batch.sitebeacon.reportsPerSecond >= 50_000 && batch.sitebeacon.p99Ms < 100),
+    },
+    'dist/beacon.min.js, brotli 11 (B)': { measured: script.brotli, goal: '<= 4096', status: mark(script.brotli <= 4096) },
+    'ESM app of init + errors + csp, brotli 11 (B)': { measured: app.brotli, goal: '<= 1536', status: mark(app.brotli <= 1536) },
+    'beacon start, main thread, warm / cold (ms)': {
+      measured: `${beacon.start.beacon.warmMs.toFixed(3)} / ${beacon.start.beacon.coldMs.toFixed(3)}`,
+      goal: '< 1 warm',
+      status: mark(beacon.start.beacon.warmMs < 1),
+    },
+  };
+  if (soak) {
+    rows[`collector RSS, ${soak.seconds} s soak, max (MB)`] = { measured: Math.round(soak.rssMb.max), goal: '<= 128', status: mark(soak.rssMb.max <= 128) };
+  }
+  return rows;
+};
