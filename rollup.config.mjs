@@ -1,5 +1,6 @@
 import { builtinModules } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { dashboardHtml } from './dashboard/build/dashboardHtml.mjs';
 import nodeResolve from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
@@ -9,10 +10,15 @@ import { dts } from 'rollup-plugin-dts';
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 // The beacon's default main host (design, "Endpoint resolution"); empty means the page's own origin.
-const defineAppUrl = () =>
+// `fixture`: sitebeacon/playwright's build, whose monitor() hands contained errors to the test
+// (beacon/lib/monitor.ts); in every other build that code is dead and dropped.
+const defineAppUrl = (fixture = false) =>
   replace({
     preventAssignment: true,
-    values: { __SITEBEACON_APP_URL__: JSON.stringify(process.env.SITEBEACON_APP_URL || '') },
+    values: {
+      __SITEBEACON_APP_URL__: JSON.stringify(process.env.SITEBEACON_APP_URL || ''),
+      __SITEBEACON_FIXTURE__: JSON.stringify(fixture),
+    },
   });
 
 const beaconTypescript = (declarations) =>
@@ -54,6 +60,26 @@ export default [
     plugins: [nodeResolve(), beaconTypescript(false), minify(false)],
   },
   {
+    // The beacon as sitebeacon/playwright injects it with context.addInitScript (playwright/page/):
+    // options from the fixture instead of data- attributes, web-vitals bundled. Apart from
+    // beacon.min.js, whose bytes it leaves alone.
+    input: 'playwright/page/fixtureBeacon.ts',
+    output: { file: 'dist/playwright.beacon.js', format: 'iife', name: 'sitebeaconFixture', exports: 'default', sourcemap: false },
+    plugins: [
+      defineAppUrl(true),
+      nodeResolve(),
+      typescript({
+        tsconfig: './tsconfig.json',
+        include: ['beacon/**/*.ts', 'playwright/page/*.ts'],
+        exclude: ['**/*.test.ts'],
+        noEmit: false,
+        declaration: false,
+        outDir: 'dist',
+      }),
+      minify(false),
+    ],
+  },
+  {
     // The npm build: ES modules, web-vitals left as an import so bundlers drop what is unused.
     // `sitebeacon/attribution` is a second entry; code both use sits in a shared chunk.
     input: { beacon: 'beacon/index.ts', attribution: 'beacon/attribution.ts' },
@@ -62,8 +88,36 @@ export default [
     plugins: [defineAppUrl(), beaconTypescript(true), minify(true)],
   },
   {
-    // The collector, its CLI and its library entry, for Node.
-    input: { cli: 'collector/cli.ts', collector: 'collector/index.ts' },
+    // The dashboard (issue 14): its own entry, Preact and uPlot bundled in, nothing shared with
+    // the beacon. Hashed file names, so the collector serves them as immutable; dashboardHtml
+    // writes index.html (the one page the collector answers for every dashboard path) and the CSS.
+    input: { dashboard: 'dashboard/main.tsx' },
+    output: {
+      dir: 'dist/dashboard',
+      format: 'es',
+      entryFileNames: 'assets/[name]-[hash].js',
+      chunkFileNames: 'assets/[name]-[hash].js',
+      assetFileNames: 'assets/[name]-[hash][extname]',
+      sourcemap: false,
+    },
+    plugins: [
+      nodeResolve(),
+      typescript({
+        tsconfig: './tsconfig.json',
+        include: ['dashboard/**/*.ts', 'dashboard/**/*.tsx'],
+        exclude: ['**/*.test.ts', '**/*.test.tsx'],
+        noEmit: false,
+        declaration: false,
+        outDir: 'dist/dashboard',
+      }),
+      terser({ ecma: 2020, module: true, format: { comments: false } }),
+      dashboardHtml({ css: ['node_modules/uplot/dist/uPlot.min.css', 'dashboard/styles.css'] }),
+    ],
+  },
+  {
+    // The collector, its CLI and its library entry, for Node; sitebeacon/playwright, which starts
+    // the same collector in the test worker (shared code goes to chunks/).
+    input: { cli: 'collector/cli.ts', collector: 'collector/index.ts', playwright: 'playwright/index.ts' },
     output: {
       dir: 'dist',
       format: 'es',
@@ -75,13 +129,15 @@ export default [
       ...builtinModules,
       ...builtinModules.map((name) => `node:${name}`),
       ...Object.keys(pkg.dependencies),
+      // A peer dependency: the user's own copy, which runs their tests.
+      ...Object.keys(pkg.peerDependencies),
     ].map((name) => new RegExp(`^${name.replace(/[/\\^$*+?.()|[\]{}]/g, '\\$&')}(/|$)`)),
     plugins: [
       typescript({
         tsconfig: './tsconfig.json',
         // The wire format is shared with the beacon (beacon/lib/wire.ts).
-        include: ['collector/**/*.ts', 'beacon/lib/wire.ts'],
-        exclude: ['**/*.test.ts', '**/*.contract.ts', 'collector/testing/**'],
+        include: ['collector/**/*.ts', 'beacon/lib/wire.ts', 'playwright/**/*.ts'],
+        exclude: ['**/*.test.ts', '**/*.contract.ts', 'collector/testing/**', 'playwright/page/fixtureBeacon.ts'],
         noEmit: false,
         // `sitebeacon/collector` ships its types (package.json "exports").
         declaration: true,
@@ -99,6 +155,7 @@ export default [
       beacon: 'dist/types/beacon/index.d.ts',
       attribution: 'dist/types/beacon/attribution.d.ts',
       collector: 'dist/types/collector/index.d.ts',
+      playwright: 'dist/types/playwright/index.d.ts',
     },
     output: { dir: 'dist', entryFileNames: '[name].d.ts', chunkFileNames: 'chunks/types-[hash].d.ts', format: 'es' },
     external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('dist/'),

@@ -1,6 +1,7 @@
+import { dirname, join } from 'node:path';
 import { H3 } from 'h3';
 import type { AgentUpdates } from './agents/updates';
-import type { Links } from './core/setupUrls';
+import { setupUrls, type Links } from './core/setupUrls';
 import { toErrorResponse } from './http/apiError';
 import { clientIp } from './http/clientIp';
 import { mountRoutes } from './http/mountRoutes';
@@ -11,12 +12,16 @@ import { beaconScriptRoutes, scriptFiles } from './routes/beaconScript';
 import { connectivityRoutes } from './routes/connectivity';
 import { cspProjectRoutes } from './routes/cspProjects';
 import { cspReportRoutes } from './routes/cspReports';
+import { dashboardRoutes } from './routes/dashboard';
 import { demoRoutes } from './routes/demo';
 import { errorReportRoutes } from './routes/errorReports';
+import { healthRoutes } from './routes/health';
 import { openApiRoutes } from './routes/openapi';
 import { performanceSessionRoutes } from './routes/performanceSessions';
+import { insightRoutes } from './routes/insights';
 import { readApiRoutes } from './routes/readApi';
 import { serverAgentRoutes } from './routes/serverAgents';
+import { sessionRoutes } from './routes/session';
 import { siteSetupRoutes } from './routes/siteSetup';
 import { verifyApiKeyRoutes } from './routes/verifyApiKey';
 import { wordpressRoutes } from './routes/wordpress';
@@ -29,6 +34,8 @@ export interface CollectorOptions {
   beaconFile: string;
   /** Where this collector is reached, for the URLs it hands out (WordPress, agents, CSP headers, snippets). */
   links: Links;
+  /** The built dashboard (index.html and assets/); default: `dashboard/` beside `beaconFile`. */
+  dashboardDir?: string | undefined;
   /** Serves the demo page for this site (`sitebeacon serve --demo`). */
   demo?: { siteKey: string } | undefined;
   /** Publishes signed Linux agent builds (`serve --agent-updates-dir`). */
@@ -67,17 +74,21 @@ export const collectorRoutes = (options: CollectorOptions): Route[] => {
   const scripts = scriptFiles();
   const routes: Route[] = [
     ...connectivityRoutes(),
+    ...healthRoutes({ store }),
     ...errorReportRoutes({ store }),
     ...cspReportRoutes({ store, clientOf: (event) => clientIp(event, options.trustProxy ?? false) }),
     ...performanceSessionRoutes({ store }),
     ...beaconScriptRoutes({ beaconFile, scripts }),
     ...readApiRoutes({ store }),
-    ...siteSetupRoutes({ links, beaconFile, scripts }),
+    ...insightRoutes({ store }),
+    ...siteSetupRoutes({ store, links, beaconFile, scripts }),
+    ...sessionRoutes({ store, links, trustProxy: options.trustProxy ?? false }),
     ...verifyApiKeyRoutes({ store }),
     ...wordpressRoutes({ store, links }),
     ...cspProjectRoutes({ store, links }),
     ...serverAgentRoutes({ store, links, updates: options.agentUpdates }),
     ...openApiRoutes({ links, routes: () => routes }),
+    ...dashboardRoutes({ store, links, dir: options.dashboardDir ?? join(dirname(options.beaconFile), 'dashboard') }),
     ...(options.demo ? demoRoutes({ siteKey: options.demo.siteKey, links }) : []),
   ];
   return routes;
@@ -113,6 +124,6 @@ export const createCollector = (options: CollectorOptions): H3 => {
     onError: (error, event) => toErrorResponse(error, event, logError),
   });
   const checkRate = createRateCheck({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, trustProxy);
-  mountRoutes(app, collectorRoutes(options), { store, checkRate });
+  mountRoutes(app, collectorRoutes(options), { store, checkRate, appUrl: () => setupUrls(options.links).app_url });
   return app;
 };

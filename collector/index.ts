@@ -9,4 +9,4 @@ export type { Store, Page, ListOptions } from './store/contract';
 export type { Site, ErrorReport, NewErrorReport, StoredErrorReport, CspReport, NewCspReport, StoredCspReport, MetricValue, PerformanceSession, StoredPerformanceSession, ReceiveContext, ApiKey, WordPressInstall, SiteAction, CspProject, ServerAgent } from './core/records';
 export { DEFAULT_SITE_KEY } from './core/records';
 export { newCspReport, newErrorReport } from './core/newReports';
-export { newSiteKey } from './core/keys';
+export { newApiKey, newSiteKey } from './core/keys';

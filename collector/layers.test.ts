@@ -15,7 +15,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   agents: ['core'],
   check: ['core'],
   routes: ['core', 'schemas', 'store', 'http', 'openapi', 'agents'],
-  cli: ['core', 'schemas', 'store', 'agents', 'check', 'app.ts'],
+  cli: ['core', 'schemas', 'store', 'agents', 'check', 'app.ts', 'listen.ts'],
 };
 
 const sourceFiles = (dir: string): string[] =>

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { main } from './main';
 import Database from 'better-sqlite3';
 import { hashApiKey } from './core/keys';
+import { verifyPassword } from './core/passwords';
 import { createSqliteStore } from './store/sqlite';
 import { seedStore } from './testing/seed';
 
@@ -119,3 +120,43 @@ test('export for an unknown site fails with exit 1', async () => {
   expect(code).toBe(1);
   expect(err).toContain('no site has the key "nope"');
 });
+
+test('user add generates a password printed once, stores only its scrypt hash, and limits the user to the sites named', async () => {
+  const site = JSON.parse((await cli('site', 'add', '--origin', 'https://shop.example', '--json')).out) as { site_key: string };
+  const { code, out } = await cli('user', 'add', '--email', 'Ann@Shop.Example', '--site', site.site_key, '--json');
+  expect(code).toBe(0);
+  const created = JSON.parse(out) as { email: string; password: string; site_keys: string[] };
+  expect(created).toMatchObject({ email: 'ann@shop.example', site_keys: [site.site_key] });
+  expect(created.password).toMatch(/^[\w-]{20}$/);
+  const store = createSqliteStore({ file: db });
+  const user = await store.users.findByEmail('ann@shop.example');
+  await store.close();
+  expect(user!.password_hash).toMatch(/^scrypt\$/);
+  expect(user!.password_hash).not.toContain(created.password);
+  expect(await verifyPassword(created.password, user!.password_hash)).toBe(true);
+
+  const again = await cli('user', 'add', '--email', 'ann@shop.example');
+  expect(again.code).toBe(1);
+  expect(again.err).toContain('exists');
+  expect((await cli('user', 'add', '--email', 'x@shop.example', '--site', 'nope')).err).toContain('no site has the key "nope"');
+  expect((await cli('user', 'add', '--email', 'not-an-email')).code).toBe(2);
+}, 30_000);
+
+test('user add --password-stdin takes the first line of standard input, prints no password, and sees every site without --site', async () => {
+  const out: string[] = [];
+  const run = (stdin: string) =>
+    main(['user', 'add', '--email', 'bob@shop.example', '--password-stdin', '--json', '--db', db], {
+      out: (line) => out.push(line),
+      err: () => {},
+      env: {},
+      stdin: async () => stdin,
+    });
+  expect(await run('short\n')).toBe(2);
+  expect(await run('a long enough password\nsecond line\n')).toBe(0);
+  expect(JSON.parse(out[0]!)).toEqual({ email: 'bob@shop.example', site_keys: null });
+  const store = createSqliteStore({ file: db });
+  const user = await store.users.findByEmail('bob@shop.example');
+  await store.close();
+  expect(await verifyPassword('a long enough password', user!.password_hash)).toBe(true);
+  expect(user!.site_keys).toBeUndefined();
+}, 30_000);

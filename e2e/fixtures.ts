@@ -15,11 +15,15 @@ const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
 export interface Collector {
   /** The collector's origin as pages see it: `http://localhost:PORT` (pages live on 127.0.0.1). */
   origin: string;
+  /** `http://127.0.0.1:PORT`: the collector's public URL, where the dashboard is opened. */
+  url: string;
   db: string;
   /** Runs `sitebeacon site add --origin ... --json`; returns the site key. */
   addSite(...origins: string[]): Promise<string>;
   /** Runs `sitebeacon export --site KEY --kind KIND`; returns the stored records. */
   exported(siteKey: string, kind: 'errors' | 'csp' | 'performance'): Promise<Record<string, unknown>[]>;
+  /** Runs `sitebeacon user add --email EMAIL [--site KEY...] --json`; returns the generated password. */
+  addUser(email: string, ...siteKeys: string[]): Promise<string>;
   /** Runs any other CLI command against this collector's database. */
   cli(...args: string[]): Promise<{ stdout: string; stderr: string }>;
   /** Stops the process (SIGTERM), as a collector that went down. */
@@ -43,12 +47,17 @@ export const test = base.extend<{ collector: Collector; pages: PageServer }>({
     const stop = async () => void (await running.stop());
     await use({
       origin: `http://localhost:${running.port}`,
+      url: running.url,
       db,
       cli,
       stop,
       async addSite(...origins) {
         const { stdout } = await cli('site', 'add', ...origins.flatMap((origin) => ['--origin', origin]), '--json');
         return (JSON.parse(stdout) as { site_key: string }).site_key;
+      },
+      async addUser(email, ...siteKeys) {
+        const { stdout } = await cli('user', 'add', '--email', email, ...siteKeys.flatMap((key) => ['--site', key]), '--json');
+        return (JSON.parse(stdout) as { password: string }).password;
       },
       async exported(siteKey, kind) {
         return parseNdjson((await cli('export', '--site', siteKey, '--kind', kind)).stdout);

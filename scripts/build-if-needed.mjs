@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
-const OUTPUTS = ['dist/beacon.min.js', 'dist/beacon.mjs', 'dist/cli.js'];
-const SOURCES = ['beacon', 'collector', 'rollup.config.mjs', 'package.json', 'tsconfig.json'];
+const OUTPUTS = ['dist/beacon.min.js', 'dist/beacon.mjs', 'dist/cli.js', 'dist/dashboard/index.html'];
+const SOURCES = ['beacon', 'collector', 'dashboard', 'rollup.config.mjs', 'package.json', 'tsconfig.json'];
 
 const newest = (path) => {
   const stat = statSync(path);

@@ -1,22 +1,20 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 /** Where signed agent builds come from: `serve --agent-updates-dir DIR [--agent-signing-key FILE]`. */
 export interface AgentUpdates {
   dir: string;
   privateKey: KeyObject;
+  /** A download whose reader takes nothing for this long is ended (default 30 s): idle readers hold no file for ever. */
+  idleTimeoutMs?: number | undefined;
 }
-
-/** Agent builds the operator places in the updates folder: `sitebeacon-agent-1.4.2-linux-amd64.tar.gz` and the like. */
-const ARTIFACT = /^sitebeacon-agent-(\d+)\.(\d+)\.(\d+)(?:[-_.][\w.-]*)?$/;
-
-/** Whether a file name is an agent build's. */
-export const isArtifactName = (file: string) => ARTIFACT.test(file);
 
 /** A signed update manifest (`GET /api/v1/server-agents/updates/latest`). */
 export interface UpdateManifest {
   version: string;
+  /** The build architecture (`amd64`, `arm64`, `armv7`, `386`): the one the agent asked for. */
+  arch: string;
   file: string;
   url: string;
   size: number;
@@ -47,27 +45,30 @@ export const loadSigningKey = (file: string): KeyObject => {
   return key;
 };
 
-/** The newest artifact in `dir` by version, or undefined. */
-export const latestArtifact = (dir: string) => {
-  const versions = readdirSync(dir)
-    .map((file) => ({ file, match: ARTIFACT.exec(file) }))
-    .filter((entry): entry is { file: string; match: RegExpExecArray } => !!entry.match && statSync(join(dir, entry.file)).isFile())
-    .map(({ file, match }) => ({ file, parts: [1, 2, 3].map((index) => Number(match[index])) }));
-  versions.sort((a, b) => b.parts[0]! - a.parts[0]! || b.parts[1]! - a.parts[1]! || b.parts[2]! - a.parts[2]! || a.file.localeCompare(b.file));
-  return versions[0] && { file: versions[0].file, version: versions[0].parts.join('.') };
-};
-
-/** Reads, hashes and signs the newest artifact. */
-export const buildManifest = ({ dir, appUrl, privateKey }: { dir: string; appUrl: string; privateKey: KeyObject }): UpdateManifest | undefined => {
-  const latest = latestArtifact(dir);
-  if (!latest) return undefined;
-  const bytes = readFileSync(join(dir, latest.file));
+/**
+ * Signs the manifest of one build (its SHA-256 from the build index, hashed once per change).
+ *
+ * @example
+ * signManifest({ build, sha256, appUrl: 'https://app.example', privateKey }).url // 'https://app.example/downloads/agents/sitebeacon-agent-…'
+ */
+export const signManifest = ({
+  build,
+  sha256,
+  appUrl,
+  privateKey,
+}: {
+  build: { file: string; version: readonly number[]; arch: string; size: number };
+  sha256: string;
+  appUrl: string;
+  privateKey: KeyObject;
+}): UpdateManifest => {
   const unsigned = {
-    version: latest.version,
-    file: latest.file,
-    url: `${appUrl.replace(/\/+$/, '')}/downloads/agents/${encodeURIComponent(latest.file)}`,
-    size: bytes.length,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    version: build.version.join('.'),
+    arch: build.arch,
+    file: build.file,
+    url: `${appUrl.replace(/\/+$/, '')}/downloads/agents/${encodeURIComponent(build.file)}`,
+    size: build.size,
+    sha256,
   };
   return {
     ...unsigned,

@@ -8,7 +8,7 @@ import { describeIntervention } from './describeIntervention';
 import { openConnection, type Route } from './openConnection';
 import { printable } from './printable';
 import { sendRequest } from './sendRequest';
-import { CONNECTIVITY_CHECK_ERROR_TYPE } from '../core/countedErrors';
+import { CONNECTIVITY_CHECK } from '../core/connectivityCheck';
 
 /** What a refusal usually means, by status (../shared/design.md, "Responses"). */
 const hint = (status: number, retryAfter: string | undefined) => {
@@ -34,7 +34,7 @@ export const checkSubmission = (context: CheckContext, route: Route, siteKey: st
     const endpoint: Endpoint = { host: target.host, port: target.port, secure: target.secure };
     const url = new URL(`${target.apiBase}/error-reports/${encodeURIComponent(siteKey)}`);
     const socket = await openConnection(context, endpoint, route);
-    const body = JSON.stringify({ error_type: CONNECTIVITY_CHECK_ERROR_TYPE, error_message: `sitebeacon check from ${hostname()}` });
+    const body = JSON.stringify({ error_type: CONNECTIVITY_CHECK, error_message: `sitebeacon check from ${hostname()}` });
     const answer = await sendRequest(context, socket, { url, method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const intervention = describeIntervention(answer, 'POST', url);
     if (intervention) throw checkFailure(EXIT_CODES.intervention, intervention);

@@ -9,7 +9,17 @@ export interface CliIO {
   out: (line: string) => void;
   err: (line: string) => void;
   env: Record<string, string | undefined>;
+  /** Everything on standard input (`user add --password-stdin`); process.stdin when not given. */
+  stdin?: () => Promise<string>;
 }
+
+/** Reads standard input to its end. */
+export const readStdin = async (io: CliIO) => {
+  if (io.stdin) return io.stdin();
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text;
+};
 
 /** A mistake in the command line: main() prints it with the usage and exits 2. */
 export class UsageError extends Error {}
@@ -33,6 +43,24 @@ export const parseOptions = <O extends NonNullable<ParseArgsConfig['options']>>(
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+};
+
+/**
+ * A command's options and its one argument (`key revoke KEY`, `agent revoke AGENT_ID`): a
+ * UsageError naming `label` when it is missing or followed by another.
+ *
+ * @example
+ * const { values, argument } = parseWithArgument(['agt_1', '--json'], {}, 'AGENT_ID'); // argument: 'agt_1'
+ */
+export const parseWithArgument = <O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, label: string) => {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { ...common, ...options }, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length != 1) throw new UsageError(`expected one ${label}, got ${parsed.positionals.length}`);
+  return { values: parsed.values, argument: parsed.positionals[0]! };
 };
 
 /**

@@ -1,13 +1,25 @@
-import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { serve as serveH3 } from 'h3';
 import { loadSigningKey } from '../agents/updates';
 import { createCollector } from '../app';
-import { DEMO_SITE_KEY } from '../core/records';
+import { listen } from '../listen';
+import { hashPassword, newPassword } from '../core/passwords';
+import { DASHBOARD_SITE_KEY, DEMO_SITE_KEY, DEMO_USER_EMAIL } from '../core/records';
 import { BEACON_FILE } from './beaconFile';
 import { baseUrl, databaseLocation, parseOptions, printableLocation, UsageError, type CliIO } from './args';
+import type { Store } from '../store/contract';
 import { isPostgresUrl, openStore } from '../store/openStore';
 import { startRetention } from '../store/startRetention';
+
+/**
+ * `serve --demo`: the demo site, allowed from the collector's own origin, and the demo user, who
+ * sees every site, with a new password at each start (printed; only its hash is stored).
+ */
+const startDemo = async (store: Store, publicUrl: string) => {
+  await store.sites.put({ site_key: DEMO_SITE_KEY, name: 'Demo', allowed_origins: [new URL(publicUrl).origin] });
+  const password = newPassword();
+  await store.users.put({ email: DEMO_USER_EMAIL, password_hash: await hashPassword(password), site_keys: undefined });
+  return { email: DEMO_USER_EMAIL, password };
+};
 
 const LOG_LEVELS: Record<string, number> = { info: 0, warn: 400, error: 500, silent: Infinity };
 
@@ -65,13 +77,33 @@ const readServeOptions = (args: string[], io: CliIO) => {
 };
 
 /**
+ * The store, only if it can write: a read-only or unwritable database makes `serve` refuse to start
+ * with a message naming the file (issue 11, class 9), instead of running while every report gets 500.
+ */
+const openWritableStore = async (database: string) => {
+  let store: Store;
+  try {
+    store = await openStore(database);
+  } catch (error) {
+    throw new Error(`cannot open the database ${printableLocation(database)}: ${(error as Error).message}`);
+  }
+  try {
+    await store.checkWritable();
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw new Error(`cannot write the database ${printableLocation(database)} (${(error as Error).message}): check its permissions, its folder's and the disk`);
+  }
+  return store;
+};
+
+/**
  * `sitebeacon serve`: the collector on `--host`:`--port` until SIGINT or SIGTERM. Prints its URL
- * once it listens: as text, or with `--json` as one line `{"url", "public_url", "db"[, "demo"]}`
+ * once it listens: as text, or with `--json` as one line `{"url", "public_url", "db", "dashboard"[, "demo", "demo_user"]}`
  * that tools (collector/testing/spawnCollector.ts) read.
  */
 export const serve = async (args: string[], io: CliIO) => {
   const { values, port, host, rateLimits, tls, minimumStatus, database, ingestUrl, retentionDays, ...options } = readServeOptions(args, io);
-  const store = await openStore(database);
+  const store = await openWritableStore(database);
   const logError = (error: unknown) => {
     if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
   };
@@ -99,32 +131,21 @@ export const serve = async (args: string[], io: CliIO) => {
     },
     logError,
   });
-  const server = serveH3(app, {
-    port,
-    hostname: host,
-    silent: true,
-    gracefulShutdown: false,
-    tls,
-    // HTTPS as HTTP/1.1: srvx would serve HTTP/2, whose sessions a browser keeps open and Node's
-    // server.close() then waits on for ever; HTTP/1.1 connections close when idle (see shutdown).
-    // A client gets 10 s to send its headers and its whole request: slow or stalled clients
-    // (slowloris) are cut off instead of holding connections (Node's defaults are 60 s and 300 s).
-    // Node checks those timeouts every connectionsCheckingInterval (30 s by default): every second here.
-    node: { http2: false, headersTimeout: 10_000, requestTimeout: 10_000, connectionsCheckingInterval: 1_000 },
-  });
-  await server.ready();
-  const address = server.node?.server?.address() as AddressInfo;
-  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  const { server, url } = await listen(app, { port, host, tls });
   publicUrl ||= url;
-  if (values.demo) {
-    await store.sites.put({ site_key: DEMO_SITE_KEY, name: 'Demo', allowed_origins: [new URL(publicUrl).origin] });
-  }
+  // The dashboard's own CSP reports (core/dashboardPolicy.ts) are stored under this site.
+  await store.sites.put({ site_key: DASHBOARD_SITE_KEY, name: 'sitebeacon dashboard', allowed_origins: [new URL(publicUrl).origin] });
+  const demo = values.demo ? await startDemo(store, publicUrl) : undefined;
   if (values.json) {
-    io.out(JSON.stringify({ url, public_url: publicUrl, db: printableLocation(database), ...(values.demo ? { demo: `${publicUrl}/` } : {}) }));
+    io.out(JSON.stringify({ url, public_url: publicUrl, db: printableLocation(database), dashboard: `${publicUrl}/`, ...(demo ? { demo: `${publicUrl}/demo`, demo_user: demo } : {}) }));
   } else {
     io.out(`sitebeacon collector listening on ${url}`);
     io.out(`data stored in ${printableLocation(database)}`);
-    if (values.demo) io.out(`demo page: ${publicUrl}/ (site key "${DEMO_SITE_KEY}")`);
+    io.out(`dashboard: ${publicUrl}/`);
+    if (demo) {
+      io.out(`demo page: ${publicUrl}/demo (site key "${DEMO_SITE_KEY}")`);
+      io.out(`demo sign-in: ${demo.email} / ${demo.password} (a new password at every start)`);
+    }
   }
   let closing = false;
   // Graceful shutdown: stop accepting, let the requests in flight finish (their writes commit

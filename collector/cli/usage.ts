@@ -6,7 +6,8 @@ Commands:
         [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--site-rate-limit N] [--trust-proxy]
         [--log-level info|warn|error|silent] [--ingest-url URL]
         [--agent-updates-dir DIR [--agent-signing-key FILE]] [--retention-days N]
-                        run the collector (--demo also serves a demo page at /);
+                        run the collector and its dashboard at / (--demo also serves a demo
+                        page at /demo and creates a demo user, printed with its password);
                         rate limits are requests per second per client IP (default 20) and
                         per site (default 500), 0 turns one off; --json prints one line
                         {"url": ...} once it listens; --retention-days deletes reports and
@@ -15,11 +16,22 @@ Commands:
                         create a site; prints its key and script tag
   snippet --site SITE_KEY [--public-url URL] [--ingest-url URL]
                         the site's script tag with its SRI hash, and the CSP sources its pages need
+  site rotate-key --site SITE_KEY [--public-url URL] [--ingest-url URL]
+                        a new public key for the site (its data moves along); prints it and
+                        the new script tag; the old key is refused from the next request on
   action add --site SITE_KEY --type TYPE [--payload JSON]
                         queue an action for a WordPress site's next check-in
   key create [--site SITE_KEY] [--name NAME]
                         create an API key (for one site, or the whole installation);
                         it is printed once and stored only as a hash
+  key revoke KEY        the API key is refused from the next request on
+  agent revoke AGENT_ID the server agent's token is refused from the next request on
+  wordpress revoke --site SITE_KEY
+                        remove the site's WordPress installation and its pending actions
+                        (revoke its plugin's API key too, or it can register again)
+  user add --email EMAIL [--site SITE_KEY...] [--password-stdin]
+                        create a dashboard user who sees every site, or only those named;
+                        without --password-stdin a password is generated and printed once
   export --site SITE_KEY --kind errors|csp|performance [--since ISO]
                         print stored records as NDJSON
   migrate               apply the schema versions the database lacks (serve does too);

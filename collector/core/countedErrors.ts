@@ -1,10 +1,4 @@
-/**
- * The error type of the test report `sitebeacon check --site` and the WordPress plugin's
- * connectivity check submit (spec section 7: "connectivity succeeds but reports fail" is found by
- * sending one). It is stored like any report, so it can be seen and exported, but it is no error of
- * the site's.
- */
-export const CONNECTIVITY_CHECK_ERROR_TYPE = 'connectivity_check';
+import { CONNECTIVITY_CHECK } from './connectivityCheck';
 
-/** Error types stored but left out of summaries and the dashboard's counts. */
-export const UNCOUNTED_ERROR_TYPES: readonly string[] = [CONNECTIVITY_CHECK_ERROR_TYPE];
+/** Error types stored but left out of summaries and the dashboard's counts: the test reports of `sitebeacon check`. */
+export const UNCOUNTED_ERROR_TYPES: readonly string[] = [CONNECTIVITY_CHECK];

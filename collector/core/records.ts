@@ -18,6 +18,15 @@ export const DEFAULT_SITE_KEY = 'default';
 /** The site `serve --demo` creates for its demo page, allowed from the collector's own origin. */
 export const DEMO_SITE_KEY = 'demo';
 
+/**
+ * The site the dashboard's own CSP reports go to (`serve` keeps it, allowed from the public URL's
+ * origin): a violation on a dashboard page is stored and shown like any other.
+ */
+export const DASHBOARD_SITE_KEY = 'dashboard';
+
+/** The dashboard user `serve --demo` creates (`npm start` prints its password). */
+export const DEMO_USER_EMAIL = 'demo@sitebeacon.example';
+
 /** An error report as validated by the collector (../shared/design.md, "Error report"). */
 export interface ErrorReport {
   error_type: string;
@@ -204,4 +213,17 @@ export interface ServerAgent {
   status?: Record<string, unknown>;
   registered_at: string;
   last_heartbeat_at?: string;
+}
+
+/**
+ * A dashboard user (../shared/design.md, "Dashboard, sign-in and documentation"). Only a scrypt
+ * hash of the password is kept (core/passwords.ts). No `site_keys` means every site of the installation.
+ */
+export interface User {
+  id: number;
+  /** As core/users.ts `normalizeEmail` made it: trimmed, lower case. */
+  email: string;
+  password_hash: string;
+  site_keys?: string[] | undefined;
+  created_at: string;
 }

@@ -96,7 +96,19 @@ export const siteSetup = (links: Links, site: { site_key: string; allowed_origin
     ...urls,
     integrity,
     snippet: snippet(urls, site.site_key, integrity),
-    csp_sources: { 'connect-src': [new URL(urls.api_base).origin], 'script-src': [new URL(urls.beacon_url).origin] },
+    csp_sources: cspSources(urls),
     allowed_origins: site.allowed_origins,
   };
 };
+
+/**
+ * The sources a page's CSP must allow for the snippet (spec section 1, "Browser requirements"):
+ * the beacon's host in `script-src`, the collection host in `connect-src`.
+ *
+ * @example
+ * cspSources(setupUrls(links)) // { 'script-src': ['https://in.example'], 'connect-src': ['https://in.example'] }
+ */
+export const cspSources = (urls: Pick<SetupUrls, 'beacon_url' | 'api_base'>) => ({
+  'script-src': [new URL(urls.beacon_url).origin],
+  'connect-src': [new URL(urls.api_base).origin],
+});

@@ -2,17 +2,22 @@ import { timingSafeEqual } from 'node:crypto';
 import { getRouterParam, type H3Event } from 'h3';
 import { AGENT_TOKEN, hashApiKey } from '../core/keys';
 import { DEFAULT_SITE_KEY, type ApiKey, type ServerAgent, type Site } from '../core/records';
+import { userMaySee } from '../core/users';
 import type { Store } from '../store/contract';
 import { apiError } from './apiError';
 import { allowOrigin } from './cors';
 import { mediaTypeOf } from './readJsonBody';
 import type { RateCheck } from './rateCheck';
 import type { Auth, Caller } from './route';
+import { requireSameOrigin, requireUser, SAFE_METHODS } from './sessionAuth';
+import { sessionToken } from './sessionCookie';
 
 /** What authentication needs from the collector. */
 export interface AuthDeps {
   store: Store;
   checkRate: RateCheck;
+  /** The collector's public URL: the origin a write made with the session cookie must come from. */
+  appUrl: () => string;
 }
 
 const sameHash = (stored: string, presented: string) =>
@@ -48,6 +53,17 @@ export const requireSiteAccess = (key: ApiKey, siteKey: string) => {
   if (key.site_key !== undefined && key.site_key !== siteKey) {
     throw apiError(403, 'forbidden', 'this API key belongs to another site');
   }
+};
+
+/**
+ * The caller (an API key or a signed-in user) may see this site: 403 `forbidden` otherwise.
+ *
+ * @example
+ * requireCallerSiteAccess({ user }, project.site_key);
+ */
+export const requireCallerSiteAccess = (caller: Caller, siteKey: string) => {
+  if (caller.apiKey) requireSiteAccess(caller.apiKey, siteKey);
+  else if (!caller.user || !userMaySee(caller.user, siteKey)) throw apiError(403, 'forbidden', 'this account may not see this site');
 };
 
 /** The one site lookup: the site, or 404 `unknown_site`. */
@@ -104,15 +120,31 @@ const requireAgent = async (event: H3Event, store: Store): Promise<ServerAgent> 
   return agent;
 };
 
+/**
+ * The API key the request presents, else the signed-in user of its session cookie (a write with
+ * the cookie must come from this collector's own Origin). A key wins when both are sent: scripts
+ * use keys, and the key's own scope then applies.
+ */
+const keyOrUser = async (event: H3Event, { store, appUrl }: AuthDeps): Promise<Caller> => {
+  if (presentedKey(event) || !sessionToken(event)) return { apiKey: await requireApiKey(event, store) };
+  const user = await requireUser(event, store);
+  if (!SAFE_METHODS.has(event.req.method)) requireSameOrigin(event, appUrl());
+  return { user };
+};
+
 const checks: Record<Auth, (event: H3Event, deps: AuthDeps) => Promise<Caller>> = {
   none: async () => ({}),
   apiKey: async (event, { store }) => ({ apiKey: await requireApiKey(event, store) }),
-  siteApiKey: async (event, { store }) => {
-    const apiKey = await requireApiKey(event, store);
+  siteApiKey: async (event, deps) => {
+    const caller = await keyOrUser(event, deps);
     const siteKey = getRouterParam(event, 'site_key')!;
-    requireSiteAccess(apiKey, siteKey);
-    return { apiKey, site: await findSite(store, siteKey) };
+    if (caller.apiKey) requireSiteAccess(caller.apiKey, siteKey);
+    // Before the site lookup: a user limited to some sites learns nothing of the others, not even whether they exist.
+    else if (!userMaySee(caller.user!, siteKey)) throw apiError(403, 'forbidden', 'this account may not see this site');
+    return { ...caller, site: await findSite(deps.store, siteKey) };
   },
+  reader: keyOrUser,
+  user: async (event, { store }) => ({ user: await requireUser(event, store) }),
   agentToken: async (event, { store }) => ({ agent: await requireAgent(event, store) }),
   agentTokenOrApiKey: async (event, { store }) =>
     AGENT_TOKEN.test(bearer(event) ?? '') ? { agent: await requireAgent(event, store) } : { apiKey: await requireApiKey(event, store) },

@@ -50,3 +50,22 @@ test('without trustProxy, X-Forwarded-For is ignored', async () => {
   const via = (forwardedFor: string) => collector.post('/api/error-reports', report, { 'x-forwarded-for': forwardedFor });
   expect([(await via('198.51.100.1')).status, (await via('198.51.100.2')).status, (await via('198.51.100.3')).status]).toEqual([202, 202, 429]);
 });
+
+test('one client flooding a site key is refused while every other client of the site keeps getting 202 (issue 11, class 1)', async () => {
+  collector = createTestCollector({ rateLimits: { perIp: 5, perSite: 40 }, trustProxy: true });
+  const siteKey = await collector.addSite(['https://shop.example']);
+  const from = (ip: string) =>
+    collector.post(`/api/error-reports/${siteKey}`, report, { 'x-forwarded-for': ip }).then((response) => response.status);
+  const polite = Array.from({ length: 6 }, (_, n) => `203.0.113.${n + 1}`);
+  const politeStatuses: number[] = [];
+  const floodStatuses: number[] = [];
+  // 300 requests from the flooder, and between them each polite client's 5 (within its burst of 10).
+  for (let round = 0; round < 5; round++) {
+    for (let n = 0; n < 60; n++) floodStatuses.push(await from('198.51.100.66'));
+    for (const ip of polite) politeStatuses.push(await from(ip));
+  }
+  expect(new Set(politeStatuses)).toEqual(new Set([202]));
+  expect(floodStatuses.filter((status) => status == 429).length).toBeGreaterThan(250);
+  const accepted = politeStatuses.length + floodStatuses.filter((status) => status == 202).length;
+  expect(await collector.stored('errors', siteKey)).toHaveLength(accepted);
+});

@@ -8,14 +8,34 @@ import { createRateLimiter, type RateLimits } from './rateLimiter';
 export type RateCheck = (event: H3Event, site: Site) => void;
 
 /**
- * The collector's rate check: a token bucket per client IP and one per site. Over either, the
- * answer is 429 `rate_limited` with `Retry-After` in whole seconds (at least 1).
+ * The two buckets in order, as plain data: the milliseconds a request from `ip` to `siteKey` must
+ * wait, 0 when it may go. The client's bucket is asked first, and a request it refuses never
+ * reaches the site's bucket (issue 11, class 1): a request that is not served takes nothing from
+ * the budget the site's other visitors share, so one client flooding a site key uses at most its
+ * own rate of the site's, and everyone else keeps getting through.
+ *
+ * @example
+ * const admit = createRateGate({ perIp: 20, perSite: 500 });
+ * admit('203.0.113.9', 'a1b2c3') // 0: go
  */
-export const createRateCheck = ({ perIp, perSite }: RateLimits, trustProxy: boolean): RateCheck => {
-  const byIp = perIp > 0 ? createRateLimiter({ perSecond: perIp }) : undefined;
-  const bySite = perSite > 0 ? createRateLimiter({ perSecond: perSite }) : undefined;
+export const createRateGate = ({ perIp, perSite }: RateLimits, now?: () => number) => {
+  const byIp = perIp > 0 ? createRateLimiter({ perSecond: perIp, now }) : undefined;
+  const bySite = perSite > 0 ? createRateLimiter({ perSecond: perSite, now }) : undefined;
+  return (ip: string, siteKey: string): number => {
+    const clientWait = byIp?.take(ip) ?? 0;
+    if (clientWait > 0) return clientWait;
+    return bySite?.take(siteKey) ?? 0;
+  };
+};
+
+/**
+ * The collector's rate check: a token bucket per client IP, then one per site (createRateGate).
+ * Over either, the answer is 429 `rate_limited` with `Retry-After` in whole seconds (at least 1).
+ */
+export const createRateCheck = (limits: RateLimits, trustProxy: boolean): RateCheck => {
+  const admit = createRateGate(limits);
   return (event: H3Event, site: Site) => {
-    const waitMs = Math.max(byIp?.take(clientIp(event, trustProxy)) ?? 0, bySite?.take(site.site_key) ?? 0);
+    const waitMs = admit(clientIp(event, trustProxy), site.site_key);
     if (waitMs > 0) {
       const seconds = String(Math.max(1, Math.ceil(waitMs / 1000)));
       throw apiError(429, 'rate_limited', `too many requests; retry after ${seconds} s`, { 'retry-after': seconds });

@@ -2,6 +2,7 @@ import { MAX_REQUEST_BODY_BYTES } from '../../beacon/lib/wire';
 import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import { apiError } from './apiError';
+import { continueIfExpected } from './expectContinue';
 
 /** Largest request body the collector reads (../shared/design.md: 413 above 64 KiB), from the wire format. */
 export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
@@ -56,6 +57,8 @@ const readNodeBody = (request: IncomingMessage, limit: number, tooLarge: () => E
     const onError = () => done(() => reject(gone()));
     const onClose = () => done(() => reject(gone()));
     request.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+    // Only now, every check passed, is a client that waits for it invited to send the body.
+    continueIfExpected(request);
   });
 
 const readLimited = async (event: H3Event, limit: number): Promise<Uint8Array> => {

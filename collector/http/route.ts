@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3';
 import type * as v from 'valibot';
-import type { ApiKey, ServerAgent, Site } from '../core/records';
+import type { ApiKey, ServerAgent, Site, User } from '../core/records';
 
 type Json = Record<string, unknown>;
 
@@ -9,7 +9,11 @@ type Json = Record<string, unknown>;
  * nothing about validation):
  * - `none`: anyone;
  * - `apiKey`: a valid API key (401);
- * - `siteApiKey`: a valid API key for the path's `{site_key}` (403 for another site's) and a site that exists (404);
+ * - `siteApiKey`: a valid API key for the path's `{site_key}` (403 for another site's), or the
+ *   `sitebeacon_session` cookie of a user who may see that site (403 otherwise; writes with the
+ *   cookie need this collector's own `Origin`, 403 `csrf`), and a site that exists (404);
+ * - `reader`: an API key or a signed-in user's cookie (401), whatever the site;
+ * - `user`: a signed-in user's cookie only (401);
  * - `agentToken`: a server agent's own token (401; 403 for another agent's path);
  * - `agentTokenOrApiKey`: either of the two;
  * - `site`: a browser request for the path's site (or the default site), from an allowed `Origin` (403);
@@ -18,7 +22,7 @@ type Json = Record<string, unknown>;
  *   reporting sends without a preflight (http/auth.ts, `opaqueReports`): the caller then has
  *   `opaqueOrigin`, and the route must keep only reports whose document is of an allowed origin.
  */
-export type Auth = 'none' | 'apiKey' | 'siteApiKey' | 'agentToken' | 'agentTokenOrApiKey' | 'site' | 'ingest' | 'reports';
+export type Auth = 'none' | 'apiKey' | 'siteApiKey' | 'reader' | 'user' | 'agentToken' | 'agentTokenOrApiKey' | 'site' | 'ingest' | 'reports';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
@@ -29,6 +33,8 @@ export interface Caller {
   agent?: ServerAgent;
   /** `reports` auth: the request came with `Origin: null`; its documents' origins are still to check. */
   opaqueOrigin?: boolean;
+  /** The signed-in dashboard user, when the request came with the session cookie instead of a key. */
+  user?: User;
 }
 
 export interface RouteContext<Body, Query> extends Caller {

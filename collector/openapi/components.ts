@@ -3,6 +3,7 @@ export const OPENAPI_COMPONENTS = {
   securitySchemes: {
     bearer: { type: 'http', scheme: 'bearer', description: 'An API key from `sitebeacon key create`' },
     apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    session: { type: 'apiKey', in: 'cookie', name: 'sitebeacon_session', description: 'The dashboard session of POST /api/v1/session' },
     agentToken: { type: 'http', scheme: 'bearer', description: 'The agent token `register` answered (sba_...)' },
   },
   schemas: {

@@ -9,7 +9,9 @@ type Json = Record<string, unknown>;
 
 const SECURITY: Partial<Record<Auth, Json[]>> = {
   apiKey: [{ bearer: [] }, { apiKeyHeader: [] }],
-  siteApiKey: [{ bearer: [] }, { apiKeyHeader: [] }],
+  siteApiKey: [{ bearer: [] }, { apiKeyHeader: [] }, { session: [] }],
+  reader: [{ bearer: [] }, { apiKeyHeader: [] }, { session: [] }],
+  user: [{ session: [] }],
   agentToken: [{ agentToken: [] }],
   agentTokenOrApiKey: [{ agentToken: [] }, { bearer: [] }, { apiKeyHeader: [] }],
 };
@@ -17,7 +19,10 @@ const SECURITY: Partial<Record<Auth, Json[]>> = {
 /** The answers a route's authentication and input add on their own. */
 const impliedAnswers = (route: Route): Record<number, ResponseDoc | undefined> => ({
   ...(SECURITY[route.auth] ? { 401: 'unauthorized: no credentials, or not valid ones' } : {}),
-  ...(route.auth == 'siteApiKey' || route.auth == 'apiKey' ? { 403: 'forbidden: an API key of another site' } : {}),
+  ...(route.auth == 'apiKey' ? { 403: 'forbidden: an API key of another site' } : {}),
+  ...(route.auth == 'siteApiKey'
+    ? { 403: 'forbidden: an API key of another site, or a signed-in user not allowed it; csrf: a write with the session cookie from another Origin' }
+    : {}),
   ...(route.auth == 'agentToken' ? { 403: 'forbidden: a token of another agent' } : {}),
   ...(route.auth == 'siteApiKey' ? { 404: 'unknown_site' } : {}),
   ...(route.auth == 'site' || route.auth == 'ingest' ? { 403: "origin_not_allowed: the browser Origin is not allowed for the site" } : {}),

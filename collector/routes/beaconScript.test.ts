@@ -37,14 +37,14 @@ test('GET /beacon.vitals.js serves the second script, web-vitals, with the same 
 
 test('the demo page loads /beacon.js for the demo site and has a button that throws', async () => {
   collector = createTestCollector({ demo: true });
-  const response = await collector.request('/');
+  const response = await collector.request('/demo');
   expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
   const page = await response.text();
   expect(page).toContain('<script src="http://127.0.0.1:8787/beacon.js" data-site-key="demo" data-ingest-origin="http://127.0.0.1:8787" async></script>');
   expect(page).toContain('<button id="throw"');
 });
 
-test('without --demo there is no page at /', async () => {
+test('without --demo there is no page at /demo', async () => {
   collector = createTestCollector();
-  expect((await collector.request('/')).status).toBe(404);
+  expect((await collector.request('/demo')).status).toBe(404);
 });

@@ -1,10 +1,9 @@
 import { getRouterParam, type H3Event } from 'h3';
 import { parsePolicy, serializePolicy, suggestPolicy, SUGGESTION_LIMITS, wellFormedPolicy } from '../core/csp';
-import type { ApiKey } from '../core/records';
 import { setupUrls, type Links } from '../core/setupUrls';
 import { apiError } from '../http/apiError';
-import { findSite, requireSiteAccess } from '../http/auth';
-import { defineRoute, type Route } from '../http/route';
+import { findSite, requireCallerSiteAccess, requireSiteAccess } from '../http/auth';
+import { defineRoute, type Caller, type Route } from '../http/route';
 import { CspProjectCreateSchema, CspProjectUpdateSchema, HeaderQuerySchema, ProjectListQuerySchema } from '../schemas/cspProject';
 import type { Store } from '../store/contract';
 
@@ -16,12 +15,12 @@ const REPORTING_GROUP = 'sitebeacon';
  * policy the stored violations call for (`suggested-policy`); and the headers to deploy (`header`).
  */
 export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links }): Route[] => {
-  /** The project, if this key may see it: 404 `unknown_project`, or 403 for another site's key. */
-  const projectFor = async (event: H3Event, apiKey: ApiKey) => {
+  /** The project, if this key (or signed-in user) may see it: 404 `unknown_project`, or 403 for another site's. */
+  const projectFor = async (event: H3Event, caller: Caller) => {
     const id = Number(getRouterParam(event, 'id'));
     const project = Number.isSafeInteger(id) ? await store.cspProjects.get(id) : undefined;
     if (!project) throw apiError(404, 'unknown_project', `no CSP project has the id "${getRouterParam(event, 'id')}"`);
-    requireSiteAccess(apiKey, project.site_key);
+    requireCallerSiteAccess(caller, project.site_key);
     return project;
   };
   /**
@@ -72,7 +71,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       summary: 'A CSP project',
       auth: 'apiKey',
       responses: project,
-      handle: ({ event, apiKey }) => projectFor(event, apiKey!),
+      handle: ({ event, apiKey }) => projectFor(event, { apiKey: apiKey! }),
     }),
     defineRoute({
       method: 'PATCH',
@@ -82,7 +81,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       auth: 'apiKey',
       body: { schema: CspProjectUpdateSchema },
       responses: project,
-      handle: async ({ event, apiKey, body }) => store.cspProjects.update((await projectFor(event, apiKey!)).id, body),
+      handle: async ({ event, apiKey, body }) => store.cspProjects.update((await projectFor(event, { apiKey: apiKey! })).id, body),
     }),
     defineRoute({
       method: 'DELETE',
@@ -92,7 +91,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       auth: 'apiKey',
       responses: { 204: 'Deleted', 404: 'unknown_project' },
       async handle({ event, apiKey }) {
-        await store.cspProjects.delete((await projectFor(event, apiKey!)).id);
+        await store.cspProjects.delete((await projectFor(event, { apiKey: apiKey! })).id);
         event.res.status = 204;
         return null;
       },
@@ -101,14 +100,14 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       method: 'GET',
       path: '/api/v1/csp-projects/:id/suggested-policy',
       tag,
-      summary: "A policy allowing what the site's stored violations needed, with evidence counts",
-      auth: 'apiKey',
-      responses: { 200: 'Suggestion', 404: 'unknown_project' },
+      summary: "A policy allowing what the site's stored violations needed, with evidence counts (an API key or the dashboard's session)",
+      auth: 'reader',
+      responses: { 200: 'Suggestion', 403: 'forbidden: a project of another site than the key or user may see', 404: 'unknown_project' },
       // Beside the suggestion's `policy`, `directives` and `based_on_reports`: `withheld` (unsafe
       // sources left to the owner), `directives[].collapsed`, and `evidence` (groups read, the cap,
       // whether some were left out). The structure itself is not sent.
-      async handle({ event, apiKey }) {
-        const project = await projectFor(event, apiKey!);
+      async handle({ event, apiKey, user }) {
+        const project = await projectFor(event, { apiKey, user });
         const { structure: _structure, ...suggestion } = await suggestionFor(project);
         return { project_id: project.id, base_policy: project.base_policy, ...suggestion };
       },
@@ -117,12 +116,12 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       method: 'GET',
       path: '/api/v1/csp-projects/:id/header',
       tag,
-      summary: 'The header to deploy, reporting to this collector, and its Reporting-Endpoints header',
-      auth: 'apiKey',
+      summary: "The header to deploy, reporting to this collector, and its Reporting-Endpoints header (an API key or the dashboard's session)",
+      auth: 'reader',
       query: HeaderQuerySchema,
-      responses: { 200: 'Headers', 404: 'unknown_project' },
-      async handle({ event, apiKey, query }) {
-        const project = await projectFor(event, apiKey!);
+      responses: { 200: 'Headers', 403: 'forbidden: a project of another site than the key or user may see', 404: 'unknown_project' },
+      async handle({ event, apiKey, user, query }) {
+        const project = await projectFor(event, { apiKey, user });
         const { site_key, base_policy, mode } = project;
         // The structure, never the serialized suggestion parsed again; the base read through the grammar.
         const directives = query.policy == 'suggested' ? (await suggestionFor(project)).structure : wellFormedPolicy(parsePolicy(base_policy));

@@ -8,7 +8,7 @@ const escapeAttribute = (value: string) =>
 export const demoRoutes = ({ siteKey, links }: { siteKey: string; links: Links }): Route[] => [
   defineRoute({
     method: 'GET',
-    path: '/',
+    path: '/demo',
     tag: 'Demo',
     summary: 'The demo page (serve --demo)',
     auth: 'none',
@@ -29,7 +29,8 @@ ${snippet(setupUrls(links), siteKey)}
 <p>This page loads <code>/beacon.js</code> for the site <code>${escapeAttribute(siteKey)}</code>.
 The button throws an uncaught error; the beacon reports it to this collector.</p>
 <p><button id="throw" type="button">Throw an error</button></p>
-<p>See what was stored: <code>npx sitebeacon export --site ${escapeAttribute(siteKey)} --kind errors</code></p>
+<p>See what was stored on the <a href="/">dashboard</a> (sign in with the demo user <code>npm start</code> printed), or:
+<code>npx sitebeacon export --site ${escapeAttribute(siteKey)} --kind errors</code></p>
 <script>
 function checkout() {
   throw new TypeError('demo: the cart is empty');

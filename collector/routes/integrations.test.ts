@@ -1,6 +1,7 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { verifyManifest, type UpdateManifest } from '../agents/updates';
@@ -91,12 +92,47 @@ describe('WordPress', () => {
     expect(repeated.features.connectivity_check).toBe(false);
   });
 
-  test('register with a site key binds that site and allows the WordPress origin', async () => {
-    const registered = await json(await register(shopKey, { site_url: 'https://shop-wp.example' }));
-    expect(registered.site_key).toBe(shop);
-    expect((await collector.store.sites.get(shop))!.allowed_origins).toEqual(['https://shop.example', 'https://shop-wp.example']);
-    // Another site's key cannot take over that URL.
-    expect((await register(blogKey, { site_url: 'https://shop-wp.example' })).status).toBe(403);
+  test("register with a site's key: a URL within the site's origins binds that site; no other URL, and the site's origins never change (issue 11, class 2)", async () => {
+    const registered = await register(shopKey, { site_url: 'https://shop.example/wp' });
+    expect(registered.status).toBe(201);
+    expect((await json(registered)).site_key).toBe(shop);
+    // A URL outside the site's origins, or another site's: 409, and nothing changes.
+    for (const [key, url] of [[shopKey, 'https://shop-wp.example'], [shopKey, 'https://blog.example/'], [blogKey, 'https://shop.example/wp']]) {
+      const refused = await register(key, { site_url: url });
+      expect(refused.status, `${url}`).toBe(409);
+      expect((await json(refused)).error.code).toBe('origin_not_in_site');
+    }
+    expect((await collector.store.sites.get(shop))!.allowed_origins).toEqual(['https://shop.example']);
+    expect((await collector.store.sites.get(blog))!.allowed_origins).toEqual(['https://blog.example']);
+    expect(await collector.store.wordpress.get(blog)).toBeUndefined();
+  });
+
+  test("the attack of issue 11: one site's key registers another site's URL, then the installation's registration of that URL hands out the attacker's site key", async () => {
+    // The attacker holds the shop's key and tries to claim the blog's URL.
+    const claim = await register(shopKey, { site_url: 'https://blog.example/' });
+    expect(claim.status).toBe(409);
+    expect((await collector.store.sites.get(shop))!.allowed_origins).not.toContain('https://blog.example');
+    // The blog's owner installs the plugin with the installation key: the blog's own site, not the shop's.
+    const installed = await json(await register(installationKey, { site_url: 'https://blog.example/' }));
+    expect(installed.site_key).toBe(blog);
+    expect(installed.snippet).toContain(`data-site-key="${blog}"`);
+    // And the shop's key cannot reach it afterwards either.
+    expect((await call('POST', '/api/v1/wordpress/check-in', shopKey, { site_key: blog })).status).toBe(403);
+  });
+
+  test('with the installation key, a URL whose origin belongs to a site joins that site; a new origin creates one site, once', async () => {
+    const sitesBefore = (await collector.store.sites.list()).length;
+    expect((await json(await register(installationKey, { site_url: 'https://shop.example/blog' }))).site_key).toBe(shop);
+    const created = await json(await register(installationKey, { site_url: 'https://new-wp.example/' }));
+    const again = await json(await register(installationKey, { site_url: 'https://new-wp.example/shop' }));
+    expect(again.site_key).toBe(created.site_key);
+    expect((await collector.store.sites.list()).length).toBe(sitesBefore + 1);
+    // Two sites allowing one origin: the operator decides which to join.
+    await collector.addSite(['https://twice.example']);
+    await collector.addSite(['https://twice.example']);
+    const ambiguous = await register(installationKey, { site_url: 'https://twice.example/' });
+    expect(ambiguous.status).toBe(409);
+    expect((await json(ambiguous)).error.code).toBe('origin_ambiguous');
   });
 
   test('the whole flow: register, queue an action, check-in receives it, action-results records it, the next check-in no longer lists it', async () => {
@@ -122,6 +158,26 @@ describe('WordPress', () => {
 
     const next = await json(await call('POST', '/api/v1/wordpress/check-in', installationKey, { site_key: siteKey }));
     expect(next.actions).toEqual([]);
+  });
+
+  test('a different result for a completed action is 409 action_completed and changes nothing; the same result again is a retry (issue 11, class 9)', async () => {
+    const { site_key: siteKey } = await json(await register(installationKey));
+    const first = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, installationKey, { type: 'ping' }));
+    const second = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, installationKey, { type: 'ping' }));
+    const report = (results: object[]) => call('POST', '/api/v1/wordpress/action-results', installationKey, { site_key: siteKey, results });
+    const done = { action_id: first.id, status: 'succeeded', message: 'pong', result: { ms: 3 } };
+    expect((await report([done])).status).toBe(200);
+    expect((await report([done])).status).toBe(200);
+    for (const changed of [{ ...done, status: 'failed' }, { ...done, message: 'other' }, { ...done, result: { ms: 4 } }, { action_id: first.id, status: 'succeeded' }]) {
+      const response = await report([{ action_id: second.id, status: 'succeeded' }, changed]);
+      expect(response.status).toBe(409);
+      expect(await json(response)).toMatchObject({ error: { code: 'action_completed' } });
+    }
+    // Two different results for one action in one request: refused too.
+    const twice = await report([{ action_id: second.id, status: 'succeeded' }, { action_id: second.id, status: 'failed' }]);
+    expect(twice.status).toBe(409);
+    expect(await collector.store.actions.get(first.id)).toMatchObject({ status: 'succeeded', message: 'pong', result: { ms: 3 } });
+    expect((await collector.store.actions.get(second.id))!.status).toBe('pending');
   });
 
   test('a result for an unknown action, or another site\'s action, is 404 unknown_action and records nothing', async () => {
@@ -152,6 +208,8 @@ describe('WordPress', () => {
     ['register with an ftp site_url', () => register(installationKey, { site_url: 'ftp://wp.example' }), 400, 'invalid_request'],
     // Found by `npm run fuzz`: the protocol check parsed a string that was no URL (a 500).
     ['register with a site_url that is no URL', () => register(installationKey, { site_url: 'cq{W4' }), 400, 'invalid_request'],
+    ['register with a NUL in site_name (issue 11, class 9)', () => register(installationKey, { site_name: 'Blog\u0000' }), 400, 'invalid_request'],
+    ['register with a line break in plugin_version', () => register(installationKey, { plugin_version: '1.3.3\r\nX-Injected: 1' }), 400, 'invalid_request'],
     ['register with bad JSON', () => call('POST', '/api/v1/wordpress/register', installationKey, '{"site_url":'), 400, 'invalid_json'],
     ['check-in of a site that never registered', () => call('POST', '/api/v1/wordpress/check-in', shopKey, {}), 404, 'unknown_site'],
     ['check-in with an installation key and no site_key', () => call('POST', '/api/v1/wordpress/check-in', installationKey, {}), 400, 'invalid_request'],
@@ -266,22 +324,47 @@ describe('server agents', () => {
     expect((await call('GET', `/api/v1/server-agents/${agent.agent_id}/config`, forged)).status).toBe(401);
   });
 
+  test("DELETE /api/v1/server-agents/{id} with a key of the agent's site revokes it: its token is refused from the next request on (issue 11, class 7)", async () => {
+    const shopAgent = await registerAgent(shopKey);
+    const installationAgent = await registerAgent();
+    const config = (agent: Record<string, any>) => call('GET', `/api/v1/server-agents/${agent.agent_id}/config`, agent.agent_token);
+    expect((await config(shopAgent)).status).toBe(200);
+    // Without a key, with another site's key, or with a site key for an installation-wide agent: refused, nothing revoked.
+    expect((await call('DELETE', `/api/v1/server-agents/${shopAgent.agent_id}`, undefined)).status).toBe(401);
+    expect((await call('DELETE', `/api/v1/server-agents/${shopAgent.agent_id}`, shopAgent.agent_token)).status).toBe(401);
+    expect((await call('DELETE', `/api/v1/server-agents/${shopAgent.agent_id}`, blogKey)).status).toBe(403);
+    expect((await call('DELETE', `/api/v1/server-agents/${installationAgent.agent_id}`, shopKey)).status).toBe(403);
+    expect((await config(shopAgent)).status).toBe(200);
+    expect((await config(installationAgent)).status).toBe(200);
+
+    expect((await call('DELETE', `/api/v1/server-agents/${shopAgent.agent_id}`, shopKey)).status).toBe(204);
+    expect((await config(shopAgent)).status).toBe(401);
+    expect((await call('POST', `/api/v1/server-agents/${shopAgent.agent_id}/heartbeat`, shopAgent.agent_token, {})).status).toBe(401);
+    const again = await call('DELETE', `/api/v1/server-agents/${shopAgent.agent_id}`, shopKey);
+    expect(again.status).toBe(404);
+    expect(await json(again)).toMatchObject({ error: { code: 'unknown_agent' } });
+    expect((await call('DELETE', `/api/v1/server-agents/${installationAgent.agent_id}`, installationKey)).status).toBe(204);
+    expect((await config(installationAgent)).status).toBe(401);
+  });
+
   test('the update manifest verifies with the published key, and fails for a changed file', async () => {
-    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.2.0-linux-amd64.tar.gz'), 'old build');
-    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz'), 'newest build');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.2.0-linux-amd64.tar.gz'), gzipSync('old build'));
+    const newest = gzipSync('newest build');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz'), newest);
     writeFileSync(join(updatesDir, 'notes.txt'), 'not an artifact');
     const agent = await registerAgent();
     const manifest = (await json(await call('GET', '/api/v1/server-agents/updates/latest', agent.agent_token))) as UpdateManifest;
-    expect(manifest).toMatchObject({ version: '1.10.0', file: 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz', size: 12, algorithm: 'ed25519' });
+    expect(manifest).toMatchObject({ version: '1.10.0', arch: 'amd64', file: 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz', size: newest.length, algorithm: 'ed25519' });
     expect(manifest.url).toBe('http://127.0.0.1:8787/downloads/agents/sitebeacon-agent-1.10.0-linux-amd64.tar.gz');
     const published = await json(await call('GET', '/api/v1/server-agents/updates/public-key', undefined));
     expect(published.key_id).toBe(manifest.key_id);
 
     const download = await collector.request(new URL(manifest.url).pathname);
+    expect(download.headers.get('content-length')).toBe(String(newest.length));
     const bytes = new Uint8Array(await download.arrayBuffer());
     expect(verifyManifest(manifest, published.public_key, bytes)).toBe(true);
     // A changed file, a changed manifest, or another key: refused.
-    expect(verifyManifest(manifest, published.public_key, new TextEncoder().encode('newest builD'))).toBe(false);
+    expect(verifyManifest(manifest, published.public_key, gzipSync('newest builD'))).toBe(false);
     expect(verifyManifest({ ...manifest, version: '9.9.9' }, published.public_key, bytes)).toBe(false);
     const stranger = createPublicKey(generateKeyPairSync('ed25519').privateKey).export({ type: 'spki', format: 'pem' }) as string;
     expect(verifyManifest(manifest, stranger, bytes)).toBe(false);
@@ -289,15 +372,59 @@ describe('server agents', () => {
     expect((await collector.request('/downloads/agents/notes.txt')).status).toBe(404);
     expect((await collector.request('/downloads/agents/..%2F..%2Fetc%2Fpasswd')).status).toBe(404);
     expect(readFileSync(join(updatesDir, 'notes.txt'), 'utf8')).toBe('not an artifact');
+
+    // A build replaced in place is hashed again: the next manifest signs the new bytes.
+    const rebuilt = gzipSync('newest build, rebuilt');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz'), rebuilt);
+    const next = (await json(await call('GET', '/api/v1/server-agents/updates/latest', agent.agent_token))) as UpdateManifest;
+    expect(next.size).toBe(rebuilt.length);
+    expect(verifyManifest(next, published.public_key, new Uint8Array(await (await collector.request(new URL(next.url).pathname)).arrayBuffer()))).toBe(true);
+  });
+
+  test('a manifest offers only a real build of the architecture asked, by the agents\' own names for it (issue 11, class 6)', async () => {
+    const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.from('arm64 binary')]);
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz'), gzipSync('amd64'));
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.11.0-linux-arm64'), elf);
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-1.9.0-linux-arm64.tar.gz'), gzipSync('older arm64'));
+    // Files that sit in the folder and look like builds, newer than any: never offered, never downloadable.
+    writeFileSync(join(updatesDir, 'checksums.txt'), 'abc  sitebeacon-agent-1.10.0-linux-amd64.tar.gz');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-9.9.9-checksums.txt'), 'abc');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-9.9.9-linux-amd64.tar.gz'), 'not gzip at all');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-9.9.9-linux-arm64'), '#!/bin/sh\nrm -rf /\n');
+    writeFileSync(join(updatesDir, 'sitebeacon-agent-9.9.9-linux-amd64.tar.gz.sig'), 'signature');
+    const manifestFor = async (arch: string) => {
+      const agent = await json(await call('POST', '/api/v1/server-agents/register', installationKey, { hostname: 'h', os: 'linux', arch, agent_version: '1.0.0' }));
+      return json(await call('GET', '/api/v1/server-agents/updates/latest', agent.agent_token));
+    };
+    expect(await manifestFor('x86_64')).toMatchObject({ arch: 'amd64', version: '1.10.0', file: 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz' });
+    expect(await manifestFor('amd64')).toMatchObject({ arch: 'amd64', version: '1.10.0' });
+    expect(await manifestFor('aarch64')).toMatchObject({ arch: 'arm64', version: '1.11.0', file: 'sitebeacon-agent-1.11.0-linux-arm64' });
+    // An operator's script names the architecture; an agent may name another than its own.
+    expect(await json(await call('GET', '/api/v1/server-agents/updates/latest?arch=arm64', installationKey))).toMatchObject({ arch: 'arm64', version: '1.11.0' });
+    const missing = await call('GET', '/api/v1/server-agents/updates/latest', installationKey);
+    expect(missing.status).toBe(400);
+    for (const arch of ['riscv64', 'constructor', 'armv7l']) {
+      const response = await call('GET', `/api/v1/server-agents/updates/latest?arch=${arch}`, installationKey);
+      expect(response.status, arch).toBe(404);
+    }
+    for (const file of ['checksums.txt', 'sitebeacon-agent-9.9.9-checksums.txt', 'sitebeacon-agent-9.9.9-linux-amd64.tar.gz', 'sitebeacon-agent-9.9.9-linux-arm64', 'sitebeacon-agent-9.9.9-linux-amd64.tar.gz.sig']) {
+      for (const method of ['GET', 'HEAD']) expect((await collector.request(`/downloads/agents/${file}`, { method })).status, `${method} ${file}`).toBe(404);
+    }
+    const head = await collector.request('/downloads/agents/sitebeacon-agent-1.11.0-linux-arm64', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(elf.length));
+    expect(await head.text()).toBe('');
   });
 
   test.each([
     ['register without a key', () => call('POST', '/api/v1/server-agents/register', undefined, { hostname: 'h', os: 'o', arch: 'a', agent_version: '1' }), 401, 'unauthorized'],
+    ['register with a control character in the hostname (issue 11, class 9)', () => call('POST', '/api/v1/server-agents/register', installationKey, { hostname: 'web\u001b[2J', os: 'o', arch: 'a', agent_version: '1' }), 400, 'invalid_request'],
     ['register without a hostname', () => call('POST', '/api/v1/server-agents/register', installationKey, { os: 'o', arch: 'a', agent_version: '1' }), 400, 'invalid_request'],
     ['register for an unknown site', () => call('POST', '/api/v1/server-agents/register', installationKey, { hostname: 'h', os: 'o', arch: 'a', agent_version: '1', site_key: 'nope' }), 404, 'unknown_site'],
     ['register for another site', () => call('POST', '/api/v1/server-agents/register', shopKey, { hostname: 'h', os: 'o', arch: 'a', agent_version: '1', site_key: blog }), 403, 'forbidden'],
     ['config without a token', () => call('GET', '/api/v1/server-agents/agt_0000000000000000/config', undefined), 401, 'unauthorized'],
-    ['updates with no build published', () => call('GET', '/api/v1/server-agents/updates/latest', installationKey), 404, 'not_found'],
+    ['updates with no build published', () => call('GET', '/api/v1/server-agents/updates/latest?arch=x86_64', installationKey), 404, 'not_found'],
+    ['updates asked with an API key and no architecture', () => call('GET', '/api/v1/server-agents/updates/latest', installationKey), 400, 'invalid_request'],
     ['updates without a key', () => call('GET', '/api/v1/server-agents/updates/latest', undefined), 401, 'unauthorized'],
   ] as Array<[string, () => Promise<Response>, number, string]>)('%s', async (_name, request, status, code) => {
     const response = await request();

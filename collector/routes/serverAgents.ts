@@ -1,18 +1,22 @@
 import { createPublicKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { getRouterParam } from 'h3';
-import { buildManifest, isArtifactName, keyIdOf, type AgentUpdates } from '../agents/updates';
+import { getRouterParam, type H3Event } from 'h3';
+import { createBuildIndex, type Build } from '../agents/buildIndex';
+import { streamBuild } from '../agents/streamBuild';
+import { keyIdOf, signManifest, type AgentUpdates } from '../agents/updates';
+import { buildArch, newestBuild } from '../core/agentBuilds';
 import { hashApiKey, newAgentCredentials } from '../core/keys';
 import { setupUrls, type Links } from '../core/setupUrls';
 import { apiError } from '../http/apiError';
 import { findSite } from '../http/auth';
 import { defineRoute, type Route } from '../http/route';
-import { AgentRegisterSchema, HeartbeatSchema } from '../schemas/serverAgent';
+import { AgentRegisterSchema, HeartbeatSchema, UpdatesQuerySchema } from '../schemas/serverAgent';
 import type { Store } from '../store/contract';
 
 /** Agents send a heartbeat this often (seconds). */
 export const HEARTBEAT_INTERVAL = 300;
+
+/** A download reader that takes nothing for this long is cut off (AgentUpdates.idleTimeoutMs). */
+export const DOWNLOAD_IDLE_TIMEOUT_MS = 30_000;
 
 /**
  * The Linux server agents' endpoints (`/api/v1/server-agents/…`, spec section 4): `register` (API
@@ -31,6 +35,20 @@ export const serverAgentRoutes = ({ store, links, updates }: { store: Store; lin
     };
   };
   const tag = 'Server agents';
+  const index = updates && createBuildIndex(updates.dir);
+
+  /** The build a download path names, with its headers set: 404 for any other file of the folder or outside it. */
+  const downloadable = async (event: H3Event): Promise<Build> => {
+    const build = index && (await index.find(getRouterParam(event, 'file') ?? ''));
+    if (!build) throw apiError(404, 'not_found', 'no such agent build');
+    const headers = event.res.headers;
+    headers.set('content-type', 'application/octet-stream');
+    headers.set('content-length', String(build.size));
+    headers.set('content-disposition', `attachment; filename="${build.file}"`);
+    headers.set('x-content-type-options', 'nosniff');
+    return build;
+  };
+  const download = { 200: { description: 'The build', contentType: 'application/octet-stream' }, 404: 'not_found' };
 
   return [
     defineRoute({
@@ -85,18 +103,44 @@ export const serverAgentRoutes = ({ store, links, updates }: { store: Store; lin
       },
     }),
     defineRoute({
+      method: 'DELETE',
+      path: '/api/v1/server-agents/:id',
+      tag,
+      summary: "Revoke a server agent (an API key of the agent's site, or an installation key): its token is refused from the next request on",
+      auth: 'apiKey',
+      responses: { 204: 'Revoked', 404: 'unknown_agent' },
+      async handle({ event, apiKey }) {
+        const id = getRouterParam(event, 'id') ?? '';
+        const agent = await store.agents.get(id);
+        if (!agent) throw apiError(404, 'unknown_agent', `no server agent has the id "${id}"`);
+        // An agent registered with an installation key belongs to no site: only such a key revokes it.
+        if (apiKey!.site_key !== undefined && apiKey!.site_key !== agent.site_key) {
+          throw apiError(403, 'forbidden', "this API key belongs to another site than the agent's");
+        }
+        await store.agents.revoke(id);
+        event.res.status = 204;
+        return null;
+      },
+    }),
+    defineRoute({
       method: 'GET',
       path: '/api/v1/server-agents/updates/latest',
       tag,
       // An agent asks with its token, an operator's script with an API key.
-      summary: 'The signed manifest (Ed25519) of the newest agent build',
+      summary: "The signed manifest (Ed25519) of the newest agent build for one architecture: ?arch=, else the agent's own (x86_64 and aarch64 name amd64 and arm64)",
       auth: 'agentTokenOrApiKey',
-      responses: { 200: 'Manifest', 404: 'No build published' },
-      handle: () => {
-        if (!updates) throw apiError(404, 'not_found', 'this collector publishes no agent updates (serve --agent-updates-dir DIR)');
-        const manifest = buildManifest({ dir: updates.dir, appUrl: setupUrls(links).app_url, privateKey: updates.privateKey });
-        if (!manifest) throw apiError(404, 'not_found', 'no agent build is published yet');
-        return manifest;
+      query: UpdatesQuerySchema,
+      responses: { 200: 'Manifest', 400: 'invalid_request: no architecture', 404: 'No build published for the architecture' },
+      handle: async ({ agent, query }) => {
+        if (!updates || !index) throw apiError(404, 'not_found', 'this collector publishes no agent updates (serve --agent-updates-dir DIR)');
+        const asked = query.arch ?? agent?.arch;
+        if (!asked) throw apiError(400, 'invalid_request', 'name the architecture: ?arch=x86_64 (or amd64, aarch64, arm64, armv7l, i686)');
+        const arch = buildArch(asked);
+        if (!arch) throw apiError(404, 'not_found', `no agent build is made for the architecture "${asked}"`);
+        // Only this architecture's builds: an amd64 file is never offered to an arm64 agent.
+        const build = newestBuild(await index.builds(), arch);
+        if (!build) throw apiError(404, 'not_found', `no agent build for ${arch} is published yet`);
+        return signManifest({ build, sha256: await index.sha256(build), appUrl: setupUrls(links).app_url, privateKey: updates.privateKey });
       },
     }),
     defineRoute({
@@ -116,22 +160,28 @@ export const serverAgentRoutes = ({ store, links, updates }: { store: Store; lin
       method: 'GET',
       path: '/downloads/agents/:file',
       tag,
-      summary: 'An agent build, on the app host',
+      summary: 'An agent build, on the app host: streamed, idle readers cut off',
       auth: 'none',
-      responses: { 200: { description: 'The build', contentType: 'application/octet-stream' }, 404: 'not_found' },
-      handle: ({ event }) => {
-        const file = basename(getRouterParam(event, 'file') ?? '');
-        // Only the builds the manifest could name: no other file of the folder, no path outside it.
-        if (!updates || !isArtifactName(file)) throw apiError(404, 'not_found', 'no such agent build');
-        let bytes: Buffer;
-        try {
-          bytes = readFileSync(join(updates.dir, file));
-        } catch {
-          throw apiError(404, 'not_found', 'no such agent build');
+      responses: download,
+      handle: async ({ event }) => {
+        // The file may change between the look and the open: then look again, once.
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const body = await streamBuild(await downloadable(event), { idleTimeoutMs: updates?.idleTimeoutMs ?? DOWNLOAD_IDLE_TIMEOUT_MS });
+          if (body) return body;
         }
-        event.res.headers.set('content-type', 'application/octet-stream');
-        event.res.headers.set('content-disposition', `attachment; filename="${file}"`);
-        return new Uint8Array(bytes);
+        throw apiError(404, 'not_found', 'the build is being replaced; try again shortly');
+      },
+    }),
+    defineRoute({
+      method: 'HEAD',
+      path: '/downloads/agents/:file',
+      tag,
+      summary: "An agent build's headers (size), without reading the build",
+      auth: 'none',
+      responses: download,
+      handle: async ({ event }) => {
+        await downloadable(event);
+        return null;
       },
     }),
   ];

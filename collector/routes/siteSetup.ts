@@ -1,22 +1,38 @@
+import { isConnectivityCheck } from '../core/connectivityCheck';
 import { siteSetup, type Links } from '../core/setupUrls';
-import { apiError } from '../http/apiError';
+import type { apiError } from '../http/apiError';
 import { defineRoute, type Route } from '../http/route';
+import type { Store } from '../store/contract';
 import type { scriptFiles } from './beaconScript';
 
 /**
  * `GET /api/v1/sites/{site_key}/setup` (spec section 1: clients use generated setup URLs, never
- * rewritten by hand): the API base, ingest and beacon URLs, the beacon's SRI value and the script tag
- * carrying it, the CSP sources a page needs, and the allowed origins. `sitebeacon snippet` prints the same.
+ * rewritten by hand; ../shared/design.md, "Connectivity diagnosis"): what a site needs to be set up,
+ * as the dashboard's setup page shows it: the generated URLs, the beacon's SRI value and the script
+ * tag carrying it (core/setupUrls.ts, the one snippet builder), the CSP sources the page needs, the
+ * allowed origins, and the site's integrations. `sitebeacon snippet --json` prints the same setup.
  */
-export const siteSetupRoutes = ({ links, beaconFile, scripts }: { links: Links; beaconFile: string; scripts: ReturnType<typeof scriptFiles> }): Route[] => [
+export const siteSetupRoutes = ({
+  store,
+  links,
+  beaconFile,
+  scripts,
+}: {
+  store: Store;
+  links: Links;
+  beaconFile: string;
+  scripts: ReturnType<typeof scriptFiles>;
+}): Route[] => [
   defineRoute({
     method: 'GET',
     path: '/api/v1/sites/:site_key/setup',
     tag: 'Read API',
-    summary: "The site's setup: generated URLs, the script tag with its SRI hash, the CSP sources its pages need",
+    summary: "A site's setup: URLs, script tag with its SRI hash, CSP sources, allowed origins, WordPress install, server agents, CSP projects",
     auth: 'siteApiKey',
-    responses: { 200: 'Setup' },
-    handle: ({ site }) => {
+    responses: {
+      200: '{site_key, name, allowed_origins, app_url, ingest_url, api_base, legacy_api_base, beacon_url, integrity, snippet, csp_sources, wordpress, agents, csp_projects, last_connectivity_check (the last `sitebeacon check --site` submission in 30 days)}',
+    },
+    async handle({ site }) {
       let integrity: string | undefined;
       try {
         integrity = scripts.load(beaconFile).integrity;
@@ -24,7 +40,23 @@ export const siteSetupRoutes = ({ links, beaconFile, scripts }: { links: Links; 
         // An unbuilt beacon still has a setup; the tag then carries no integrity.
         if ((error as ReturnType<typeof apiError>).status != 404) throw error;
       }
-      return siteSetup(links, site!, integrity);
+      const [wordpress, agents, projects, groups] = await Promise.all([
+        store.wordpress.get(site!.site_key),
+        store.agents.list(site!.site_key),
+        store.cspProjects.list(site!.site_key),
+        store.errors.groups(site!.site_key, { since: Date.now() - 30 * 86_400_000, limit: 1000 }),
+      ]);
+      // The last `sitebeacon check --site` submission that reached this site: proof that a machine got through.
+      const [check] = groups.filter(isConnectivityCheck).sort((a, b) => b.last_seen - a.last_seen);
+      return {
+        ...siteSetup(links, site!, integrity),
+        name: site!.name,
+        wordpress: wordpress ?? null,
+        // Never the token hash: the setup page shows what runs, not its credentials.
+        agents: agents.map(({ token_hash: _hidden, ...agent }) => agent),
+        csp_projects: projects.map(({ id, name, mode, updated_at }) => ({ id, name, mode, updated_at })),
+        last_connectivity_check: check ? { at: new Date(check.last_seen).toISOString(), message: check.error_message, reports: check.reports } : null,
+      };
     },
   }),
 ];

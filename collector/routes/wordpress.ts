@@ -1,9 +1,9 @@
 import { newSiteKey } from '../core/keys';
 import type { ApiKey } from '../core/records';
 import { setupUrls, snippet, type Links } from '../core/setupUrls';
-import { CHECK_IN_INTERVAL, CONNECTIVITY_CHECK_SINCE, normalizeSiteUrl, versionAtLeast } from '../core/wordpress';
+import { CHECK_IN_INTERVAL, CONNECTIVITY_CHECK_SINCE, normalizeSiteUrl, registrationTarget, sameOutcome, versionAtLeast, type ActionOutcome } from '../core/wordpress';
 import { apiError } from '../http/apiError';
-import { requireSiteAccess } from '../http/auth';
+import { findSite, requireSiteAccess } from '../http/auth';
 import { defineRoute, type Route } from '../http/route';
 import { ActionResultsSchema, ActionSchema, CheckInSchema, WordPressRegisterSchema } from '../schemas/wordpress';
 import type { Store } from '../store/contract';
@@ -33,22 +33,26 @@ export const wordpressRoutes = ({ store, links }: { store: Store; links: Links }
       summary: 'Register a WordPress install (idempotent per site URL): answers the site key, API base, ingest and app URLs, snippet and features',
       auth: 'apiKey',
       body: { schema: WordPressRegisterSchema },
-      responses: { 200: 'Already registered', 201: 'Registered' },
+      responses: {
+        200: 'Already registered',
+        201: 'Registered',
+        409: "origin_not_in_site (a site's key registers only URLs within its site's origins), site_url_taken (another site's install), origin_ambiguous (several sites allow the origin)",
+      },
       async handle({ event, apiKey, body }) {
         const url = normalizeSiteUrl(body.site_url);
-        const existing = await store.wordpress.findByUrl(url);
-        if (existing) requireSiteAccess(apiKey!, existing.site_key);
-        let siteKey = existing?.site_key ?? apiKey!.site_key;
         const origin = new URL(url).origin;
         const name = body.site_name || new URL(url).host;
-        if (!siteKey) {
-          siteKey = (await store.sites.create({ site_key: newSiteKey(), name, allowed_origins: [origin] })).site_key;
-        } else {
-          const site = (await store.sites.get(siteKey))!;
-          if (!site.allowed_origins.includes(origin)) {
-            await store.sites.put({ site_key: siteKey, name: site.name, allowed_origins: [...site.allowed_origins, origin] });
-          }
-        }
+        const existing = await store.wordpress.findByUrl(url);
+        const keySite = apiKey!.site_key === undefined ? undefined : await findSite(store, apiKey!.site_key);
+        const target = registrationTarget({
+          keySite,
+          install: existing,
+          origin,
+          sites: keySite || existing ? [] : await store.sites.list(),
+        });
+        if ('conflict' in target) throw apiError(409, target.conflict, target.message);
+        const siteKey =
+          'create' in target ? (await store.sites.create({ site_key: newSiteKey(), name, allowed_origins: [origin] })).site_key : target.site_key;
         await store.wordpress.put({
           site_key: siteKey,
           site_url: url,
@@ -99,19 +103,26 @@ export const wordpressRoutes = ({ store, links }: { store: Store; links: Links }
       summary: "Each action's outcome",
       auth: 'apiKey',
       body: { schema: ActionResultsSchema },
-      responses: { 200: 'Recorded', 404: 'unknown_site or unknown_action' },
+      responses: { 200: 'Recorded', 404: 'unknown_site or unknown_action', 409: 'action_completed: another result for an action already completed' },
       async handle({ apiKey, body }) {
         const siteKey = await installedSite(apiKey!, body.site_key);
-        // All or nothing: a result for an action this site was never given is refused before any is recorded.
-        for (const result of body.results) {
-          const action = await store.actions.get(result.action_id);
-          if (!action || action.site_key != siteKey) {
-            throw apiError(404, 'unknown_action', `no action ${result.action_id} was queued for the site "${siteKey}"`);
-          }
-        }
+        // All or nothing: a result for an action this site was never given, or a different result
+        // for an action already completed (here or earlier in this request), is refused before any
+        // is recorded. The same result again is a retry: answered alike, written once.
+        const outcomes = new Map<number, ActionOutcome>();
         for (const { action_id, status, message, result } of body.results) {
-          await store.actions.complete(action_id, { status, message, result });
+          const reported = { status, message, result };
+          const action = await store.actions.get(action_id);
+          if (!action || action.site_key != siteKey) {
+            throw apiError(404, 'unknown_action', `no action ${action_id} was queued for the site "${siteKey}"`);
+          }
+          const recorded = outcomes.get(action_id) ?? (action.status == 'pending' ? undefined : (action as ActionOutcome));
+          if (recorded && !sameOutcome(recorded, reported)) {
+            throw apiError(409, 'action_completed', `action ${action_id} is already completed (${recorded.status}) with another result`);
+          }
+          if (action.status == 'pending') outcomes.set(action_id, reported);
         }
+        for (const [actionId, outcome] of outcomes) await store.actions.complete(actionId, outcome);
         return { recorded: body.results.length };
       },
     }),

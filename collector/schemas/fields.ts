@@ -3,6 +3,17 @@ import * as v from 'valibot';
 /** A string cut to `max` characters: over-long values are bounded, not refused, so no report is lost to length. */
 export const bounded = (max: number) => v.pipe(v.string(), v.transform((text) => text.slice(0, max)));
 export const optionalBounded = (max: number) => v.optional(bounded(max));
+
+/** No NUL or other control character (C0, DEL). */
+export const NO_CONTROL_CHARACTERS = /^[^\x00-\x1f\x7f]*$/;
+
+/**
+ * A name or version that ends up in a page, a header or a policy: one line, refused with 400 when
+ * it holds a control character (issue 11, class 9), cut to `max` otherwise.
+ */
+export const singleLine = (max: number) =>
+  v.pipe(v.string(), v.regex(NO_CONTROL_CHARACTERS, 'control characters (NUL, CR, LF, tab...) are not allowed here'), v.transform((text) => text.slice(0, max)));
+export const optionalSingleLine = (max: number) => v.optional(singleLine(max));
 export const optionalInteger = (min: number, max: number) =>
   v.optional(v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max)));
 export const optionalFinite = () => v.optional(v.pipe(v.number(), v.finite()));

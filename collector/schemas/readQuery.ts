@@ -21,3 +21,12 @@ export const ListQuerySchema = v.object({
 
 /** `?since=ISO&limit=N` of the summary. */
 export const SummaryQuerySchema = v.object({ since: v.optional(isoDate), limit: v.optional(positiveInteger(MAX_PAGE), '50') });
+
+/** `?since=ISO&p75=false` of the daily series (default: the last 30 days, with the p75 per metric). */
+export const DailyQuerySchema = v.object({
+  since: v.optional(isoDate),
+  p75: v.optional(v.pipe(v.picklist(['true', 'false'], 'p75 must be true or false'), v.transform((text) => text == 'true')), 'true'),
+});
+
+/** `?since=ISO&limit=N` of the dashboard's tables: 20 rows unless `limit` says, at most 100. */
+export const TableQuerySchema = v.object({ since: v.optional(isoDate), limit: v.optional(positiveInteger(100), '20') });

@@ -1,8 +1,10 @@
 import * as v from 'valibot';
-import { optionalBounded } from './fields';
+import { NO_CONTROL_CHARACTERS, optionalSingleLine } from './fields';
 import { smallObject } from './wordpress';
 
-const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
+/** One line: no control characters (issue 11, class 9). */
+const text = (max: number) =>
+  v.pipe(v.string(), v.minLength(1), v.maxLength(max), v.regex(NO_CONTROL_CHARACTERS, 'control characters are not allowed here'));
 
 /** `POST /api/v1/server-agents/register`. */
 export const AgentRegisterSchema = v.object({
@@ -15,6 +17,9 @@ export const AgentRegisterSchema = v.object({
 
 /** `POST /api/v1/server-agents/{id}/heartbeat`. */
 export const HeartbeatSchema = v.object({
-  agent_version: optionalBounded(32),
+  agent_version: optionalSingleLine(32),
   status: smallObject,
 });
+
+/** `GET /api/v1/server-agents/updates/latest?arch=`: an architecture name as agents give it (`x86_64`, `aarch64`, `amd64`...). */
+export const UpdatesQuerySchema = v.object({ arch: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(32))) });

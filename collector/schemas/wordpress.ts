@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { optionalBounded } from './fields';
+import { optionalBounded, optionalSingleLine } from './fields';
 
-const version = optionalBounded(32);
+const version = optionalSingleLine(32);
 const siteUrl = v.pipe(
   v.string(),
   v.maxLength(2048),
@@ -17,7 +17,7 @@ export const smallObject = v.optional(
 /** `POST /api/v1/wordpress/register`. */
 export const WordPressRegisterSchema = v.object({
   site_url: siteUrl,
-  site_name: optionalBounded(200),
+  site_name: optionalSingleLine(200),
   plugin_version: version,
   wordpress_version: version,
   php_version: version,

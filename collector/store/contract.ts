@@ -12,6 +12,7 @@ import type {
   StoredCspReport,
   StoredErrorReport,
   StoredPerformanceSession,
+  User,
   WordPressInstall,
 } from '../core/records';
 import type { CspGroup, ErrorGroupRow, MetricCounts } from '../core/summary';
@@ -36,6 +37,14 @@ export interface Store {
   cspProjects: CspProjectStore;
   agents: ServerAgentStore;
   retention: RetentionStore;
+  /**
+   * Resolves when the store can write now, rejects with the reason when it cannot (a read-only
+   * file, a full disk, a lock held elsewhere, a lost connection), within about a second and
+   * changing nothing: `serve` refuses to start, and `GET /api/health` answers 503, on a rejection.
+   */
+  checkWritable(): Promise<void>;
+  users: UserStore;
+  sessions: SessionStore;
   /** Commits what is queued, then releases the database. */
   close(): Promise<void>;
 }
@@ -59,6 +68,38 @@ export interface ListOptions {
 export interface GroupOptions {
   since?: number | undefined;
   limit?: number | undefined;
+  /** Error groups only: just the group of this fingerprint. */
+  fingerprint?: string | undefined;
+}
+
+/**
+ * Daily series (the dashboard's trends): one entry per UTC day that has data, oldest first; `day`
+ * is that day's midnight in ms. The first day counts only what came at or after `since` (ms).
+ */
+export interface DailyOptions {
+  since?: number | undefined;
+}
+
+/** Error reports of one UTC day: reports stored, and occurrences (their `count`s added up). */
+export interface DailyErrors {
+  day: number;
+  reports: number;
+  count: number;
+}
+
+/** Distinct values of one report field with how many reports have each, most first. */
+export interface FieldCount {
+  /** The value; '' where the field is absent. */
+  value: string;
+  reports: number;
+}
+
+/** One page's performance sessions and, per metric, its samples and the value at the p75 rank (core/vitals.ts p75Rank). */
+export interface PageVitalsRow {
+  /** The session's page URL; '' where none was sent. */
+  page_url: string;
+  sessions: number;
+  metrics: Record<string, { samples: number; p75: number }>;
 }
 
 export interface SiteStore {
@@ -69,11 +110,45 @@ export interface SiteStore {
   create(site: Pick<Site, 'site_key' | 'name' | 'allowed_origins'>): Promise<Site>;
   /** Creates the site, or replaces its name and origins if the key exists. */
   put(site: Pick<Site, 'site_key' | 'name' | 'allowed_origins'>): Promise<Site>;
+  /**
+   * Gives the site a new public key (`site rotate-key`): everything stored under the old key
+   * (reports, sessions, API keys, install, actions, projects, agents) moves to the new one, at once,
+   * and the old key finds nothing from then on. Undefined when no site has `siteKey`; fails if
+   * `newSiteKey` exists.
+   */
+  rotateKey(siteKey: string, newSiteKey: string): Promise<Site | undefined>;
 }
 
 export interface ApiKeyStore {
   create(key: Pick<ApiKey, 'key_hash' | 'name' | 'site_key'>): Promise<ApiKey>;
   findByHash(keyHash: string): Promise<ApiKey | undefined>;
+  /** Removes the key (`key revoke`): it is found no more. False when no key has this hash. */
+  revoke(keyHash: string): Promise<boolean>;
+}
+
+/**
+ * Dashboard users (design, "Dashboard, sign-in and documentation"). Emails arrive normalised
+ * (core/users.ts) and are unique; `password_hash` is core/passwords.ts's; no `site_keys` (or
+ * undefined) means every site, an array names the only sites the user may see.
+ */
+export interface UserStore {
+  /** Creates a user; fails if the email exists. */
+  create(user: Pick<User, 'email' | 'password_hash' | 'site_keys'>): Promise<User>;
+  /** Creates the user, or replaces the password hash and sites of the one with this email. */
+  put(user: Pick<User, 'email' | 'password_hash' | 'site_keys'>): Promise<User>;
+  findByEmail(email: string): Promise<User | undefined>;
+}
+
+/**
+ * Signed-in sessions: stored by the SHA-256 of their token (core/sessions.ts), never the token.
+ * Written at once (not group-committed with reports): a sign-in is rare.
+ */
+export interface SessionStore {
+  create(session: { token_hash: string; user_id: number; expires_at: number }): Promise<void>;
+  /** The user of the session with this token hash, if it has not expired at `now` (ms); the user as `users` returns it. */
+  findUser(tokenHash: string, now: number): Promise<User | undefined>;
+  /** Ends the session (sign-out); nothing happens for an unknown hash. Expired sessions may be removed too. */
+  delete(tokenHash: string): Promise<void>;
 }
 
 export interface ErrorReportStore {
@@ -81,6 +156,17 @@ export interface ErrorReportStore {
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredErrorReport>>;
   /** Reports by fingerprint, most occurrences first; groups of the `excludeTypes` error types left out. */
   groups(siteKey: string, options?: GroupOptions & { excludeTypes?: readonly string[] | undefined }): Promise<ErrorGroupRow[]>;
+  /** Reports and occurrences per UTC day, of every group or of one fingerprint. */
+  daily(siteKey: string, options?: DailyOptions & { fingerprint?: string | undefined }): Promise<DailyErrors[]>;
+  /** How many distinct `session_id`s reported this fingerprint since `since` (reports without one are not counted). */
+  sessions(siteKey: string, options: { fingerprint: string; since?: number | undefined }): Promise<number>;
+  /** The group's most recently stored report (its latest stack), or undefined. */
+  latest(siteKey: string, fingerprint: string): Promise<StoredErrorReport | undefined>;
+  /** The group's reports since `since` counted by `page_url` or `user_agent`: the `limit` most frequent values. */
+  breakdown(
+    siteKey: string,
+    options: { fingerprint: string; field: 'page_url' | 'user_agent'; since?: number | undefined; limit: number },
+  ): Promise<FieldCount[]>;
 }
 
 /** One stored violation's directive and blocked URI, with how often: what the CSP suggestion reads. */
@@ -114,6 +200,8 @@ export interface CspReportStore {
    * largest groups by report count (issue 11, class 5: a bounded read).
    */
   evidence(siteKey: string, options: { limit: number }): Promise<CspEvidence[]>;
+  /** CSP violations (report_type `csp-violation` with a directive, as `groups` counts) per UTC day. */
+  daily(siteKey: string, options?: DailyOptions): Promise<Array<{ day: number; reports: number }>>;
 }
 
 export interface PerformanceSessionStore {
@@ -126,6 +214,12 @@ export interface PerformanceSessionStore {
     siteKey: string,
     options: { name: string; thresholds: readonly [good: number, poor: number]; since?: number | undefined },
   ): Promise<MetricCounts>;
+  /** Sessions created (by `received_at`) per UTC day: the page views. */
+  daily(siteKey: string, options?: DailyOptions): Promise<Array<{ day: number; sessions: number }>>;
+  /** One metric per UTC day of its last update: samples, and the value at the p75 rank (core/vitals.ts p75Rank). */
+  metricDaily(siteKey: string, options: DailyOptions & { name: string }): Promise<Array<{ day: number; samples: number; p75: number }>>;
+  /** The `limit` pages with the most sessions updated since `since`, with each metric's samples and p75 there. */
+  pages(siteKey: string, options: { since?: number | undefined; limit: number }): Promise<PageVitalsRow[]>;
 }
 
 export interface WordPressStore {
@@ -137,6 +231,8 @@ export interface WordPressStore {
     siteKey: string,
     checkIn: Pick<WordPressInstall, 'plugin_version' | 'wordpress_version' | 'php_version' | 'status'>,
   ): Promise<void>;
+  /** Removes the site's install and its pending actions (`wordpress revoke`). False when it had none. */
+  revoke(siteKey: string): Promise<boolean>;
 }
 
 export interface ActionStore {
@@ -162,7 +258,11 @@ export interface CspProjectStore {
 export interface ServerAgentStore {
   add(agent: Omit<ServerAgent, 'registered_at' | 'last_heartbeat_at' | 'status'>): Promise<ServerAgent>;
   get(id: string): Promise<ServerAgent | undefined>;
+  /** The agents registered for a site, oldest first. */
+  list(siteKey: string): Promise<ServerAgent[]>;
   recordHeartbeat(id: string, heartbeat: { agent_version?: string | undefined; status?: Record<string, unknown> | undefined }): Promise<void>;
+  /** Removes the agent (`agent revoke`, `DELETE /api/v1/server-agents/{id}`): its token is refused. False when unknown. */
+  revoke(id: string): Promise<boolean>;
 }
 
 /** `serve --retention-days N` (../shared/design.md, "Scale-out"): what it asks of a store. */

@@ -8,7 +8,10 @@ import { createSqliteStore } from './sqlite';
 /**
  * Opens the store a URL or path names: a `postgres://` or `postgresql://` URL is a PostgreSQL
  * database (../shared/design.md, "Scale-out"); a path, `file:` URL or `:memory:` is an SQLite file.
- * Either is migrated on open. Sites are cached for a few seconds (siteCache.ts) whatever the adapter.
+ * Either is migrated on open. A server store's sites are cached for a few seconds (siteCache.ts:
+ * another process's change shows within 5 s, as the design allows); SQLite's are not: a site is
+ * read by its primary key in microseconds, and uncached a `site rotate-key` run beside `serve`
+ * takes effect on the very next request (issue 11, class 7).
  *
  * @example
  * const store = await openStore('./data/sitebeacon.db');
@@ -16,7 +19,7 @@ import { createSqliteStore } from './sqlite';
  */
 export const openStore = async (location: string): Promise<Store> => {
   const store = await openAdapter(location);
-  return { ...store, sites: withSiteCache(store.sites) };
+  return isPostgresUrl(location) ? { ...store, sites: withSiteCache(store.sites) } : store;
 };
 
 /** Whether a location names a PostgreSQL database rather than an SQLite file. */

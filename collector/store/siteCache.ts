@@ -34,5 +34,10 @@ export const withSiteCache = (
       cache.delete(site.site_key);
       return sites.put(site);
     },
+    async rotateKey(siteKey, newSiteKey) {
+      cache.delete(siteKey);
+      cache.delete(newSiteKey);
+      return sites.rotateKey(siteKey, newSiteKey);
+    },
   };
 };

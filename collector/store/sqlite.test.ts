@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { seedStore } from '../testing/seed';
 import { createSqliteStore } from './sqlite';
+import { createGroupCommit } from './sqlite/groupCommit';
 import { migrate } from './sqlite/migrations';
 import { readSummary } from './readSummary';
 import { describeStoreContract } from './store.contract';
@@ -62,4 +63,46 @@ test('a database written by an older schema (version 2) opens, and its rows get 
   expect(summary.errors).toMatchObject([{ error_message: 'Item 4 lost', reports: 1, count: 1 }]);
   expect(summary.csp).toEqual([]);
   await store.close();
+});
+
+test('checkWritable rejects, within a second, while another connection holds the write lock, and resolves once it is released', async () => {
+  const store = createSqliteStore({ file });
+  const other = new Database(file);
+  other.exec('BEGIN IMMEDIATE');
+  const started = performance.now();
+  await expect(store.checkWritable()).rejects.toThrow(/locked|busy/i);
+  expect(performance.now() - started).toBeLessThan(1000);
+  other.exec('ROLLBACK');
+  other.close();
+  await expect(store.checkWritable()).resolves.toBeUndefined();
+  // The probe left no transaction open: writes go on.
+  await seedStore(store).insertErrors('default', [{ error_type: 'js', error_message: 'after the probe' }]);
+  expect((await store.errors.list('default')).data).toHaveLength(1);
+  await store.close();
+});
+
+test("a write that reads before it writes is not failed by another process's commit in between: the write lock is taken at BEGIN", async () => {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE t (v INTEGER)');
+  // Another process on the same file (the CLI adding a site while the collector stores reports).
+  const other = new Database(file);
+  other.pragma('busy_timeout = 0');
+  const { write } = createGroupCommit(db);
+  let otherCommitted = false;
+  const written = write(() => {
+    db.prepare('SELECT count(*) FROM t').get();
+    try {
+      other.prepare('INSERT INTO t VALUES (1)').run();
+      otherCommitted = true;
+    } catch {
+      // Locked out until this transaction commits: what BEGIN IMMEDIATE guarantees.
+    }
+    db.prepare('INSERT INTO t VALUES (2)').run();
+  });
+  await expect(written).resolves.toBeUndefined();
+  expect(otherCommitted).toBe(false);
+  expect(db.prepare('SELECT v FROM t').all()).toEqual([{ v: 2 }]);
+  other.close();
+  db.close();
 });

@@ -4,11 +4,15 @@ import Database from 'better-sqlite3';
 import type { Store } from './contract';
 import { createGroupCommit } from './sqlite/groupCommit';
 import { sqliteIntegrations } from './sqlite/integrations';
+import { checkWritable } from './sqlite/checkWritable';
 import { migrate } from './sqlite/migrations';
 import { sqlitePerformance } from './sqlite/performance';
+import { sqlitePerformanceReads } from './sqlite/performanceReads';
+import { sqliteReportReads } from './sqlite/reportReads';
 import { sqliteReports } from './sqlite/reports';
 import { sqliteRetention } from './sqlite/retention';
 import { sqliteSites } from './sqlite/sites';
+import { sqliteUsers } from './sqlite/users';
 
 /**
  * The embedded store: one SQLite file in WAL mode (better-sqlite3), migrated on open. Report
@@ -32,12 +36,19 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
   db.pragma('wal_autocheckpoint = 4000');
   migrate(db);
   const { write, flush } = createGroupCommit(db);
+  const reports = sqliteReports(db, write);
+  const reads = sqliteReportReads(db);
   return {
-    ...sqliteSites(db),
-    ...sqliteReports(db, write),
-    performance: sqlitePerformance(db, write),
+    ...sqliteSites(db, write),
+    errors: { ...reports.errors, ...reads.errors },
+    csp: { ...reports.csp, ...reads.csp },
+    performance: { ...sqlitePerformance(db, write), ...sqlitePerformanceReads(db) },
     ...sqliteIntegrations(db, write),
     retention: sqliteRetention(db, write),
+    ...sqliteUsers(db),
+    async checkWritable() {
+      checkWritable(db);
+    },
     async close() {
       // What is queued is committed before the file is closed.
       flush();

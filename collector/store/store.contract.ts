@@ -5,6 +5,7 @@ import { hashApiKey, newApiKey } from '../core/keys';
 import { DEFAULT_SITE_KEY, type CspReport, type CspSource } from '../core/records';
 import { seedStore } from '../testing/seed';
 import type { Store } from './contract';
+import { describeDashboardReadsContract } from './dashboardReads.contract';
 import { describeHostileTextContract } from './hostileText.contract';
 import { describeRetentionContract } from './retention.contract';
 
@@ -90,6 +91,40 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         expect(await store.apiKeys.findByHash(hashApiKey(key))).toMatchObject({ name: 'ci', site_key: shop });
         expect((await store.apiKeys.findByHash(hashApiKey('installation')))?.site_key).toBeUndefined();
         expect(await store.apiKeys.findByHash(hashApiKey('other'))).toBeUndefined();
+      });
+    });
+
+    describe('users and sessions', () => {
+      test('a user is created once per email, found by it, and put replaces its password hash and sites', async () => {
+        const shop = await seed.addSite(['https://shop.example']);
+        const ann = await store.users.create({ email: 'ann@shop.example', password_hash: 'scrypt$a', site_keys: [shop] });
+        expect(ann).toMatchObject({ email: 'ann@shop.example', password_hash: 'scrypt$a', site_keys: [shop] });
+        expect(typeof ann.id).toBe('number');
+        expect(Date.parse(ann.created_at)).not.toBeNaN();
+        await expect(store.users.create({ email: 'ann@shop.example', password_hash: 'scrypt$b', site_keys: undefined })).rejects.toThrow();
+        const every = await store.users.create({ email: 'bob@shop.example', password_hash: 'scrypt$c', site_keys: undefined });
+        expect(every.site_keys).toBeUndefined();
+        const put = await store.users.put({ email: 'ann@shop.example', password_hash: 'scrypt$d', site_keys: undefined });
+        expect(put).toMatchObject({ id: ann.id, password_hash: 'scrypt$d' });
+        expect(put.site_keys).toBeUndefined();
+        expect(await store.users.findByEmail('ann@shop.example')).toEqual(put);
+        expect(await store.users.findByEmail('nobody@shop.example')).toBeUndefined();
+        const created = await store.users.put({ email: 'cy@shop.example', password_hash: 'scrypt$e', site_keys: [] });
+        expect(created.site_keys).toEqual([]);
+      });
+
+      test('a session finds its user by token hash until it expires or is deleted, and the next process sees it', async () => {
+        const user = await store.users.create({ email: 'ann@shop.example', password_hash: 'h', site_keys: ['a1', 'b2'] });
+        const now = Date.now();
+        await store.sessions.create({ token_hash: hashApiKey('t1'), user_id: user.id, expires_at: now + 60_000 });
+        await store.sessions.create({ token_hash: hashApiKey('t2'), user_id: user.id, expires_at: now + 120_000 });
+        expect(await store.sessions.findUser(hashApiKey('t1'), now)).toEqual(user);
+        expect(await (await reopen()).sessions.findUser(hashApiKey('t1'), now)).toEqual(user);
+        expect(await store.sessions.findUser(hashApiKey('t1'), now + 60_000)).toBeUndefined();
+        expect(await store.sessions.findUser(hashApiKey('nope'), now)).toBeUndefined();
+        await store.sessions.delete(hashApiKey('t2'));
+        expect(await store.sessions.findUser(hashApiKey('t2'), now)).toBeUndefined();
+        await store.sessions.delete(hashApiKey('never'));
       });
     });
 
@@ -316,6 +351,7 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
 
     describeRetentionContract(() => ({ store, seed }));
     describeHostileTextContract(() => ({ store, seed }));
+    describeDashboardReadsContract(() => ({ store, seed }));
 
     describe('integrations', () => {
       test('a WordPress install is put once per site, found by URL, and records check-ins', async () => {
@@ -357,6 +393,92 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         await store.agents.recordHeartbeat('agt_1', { agent_version: '1.0.1', status: { load: 0.4 } });
         expect(await store.agents.get('agt_1')).toMatchObject({ agent_version: '1.0.1', status: { load: 0.4 } });
         expect(await store.agents.get('agt_2')).toBeUndefined();
+        const shop = await seed.addSite(['https://shop.example']);
+        await store.agents.add({ id: 'agt_3', token_hash: hashApiKey('u'), hostname: 'web3', os: 'linux', arch: 'arm64', agent_version: '1.0.0', site_key: shop });
+        expect((await store.agents.list(shop)).map((each) => each.id)).toEqual(['agt_3']);
+        expect(await store.agents.list('no-site')).toEqual([]);
+      });
+    });
+
+    // Issue 11, classes 7 and 9: revocation that takes effect on the next request, and a store that
+    // says whether it can write.
+    describe('revocation, rotation, writability', () => {
+      test('a revoked API key is found no more; other keys stay', async () => {
+        await store.apiKeys.create({ key_hash: hashApiKey('one'), name: 'one', site_key: undefined });
+        await store.apiKeys.create({ key_hash: hashApiKey('two'), name: 'two', site_key: undefined });
+        expect(await store.apiKeys.revoke(hashApiKey('one'))).toBe(true);
+        expect(await store.apiKeys.findByHash(hashApiKey('one'))).toBeUndefined();
+        expect(await store.apiKeys.revoke(hashApiKey('one'))).toBe(false);
+        expect(await (await reopen()).apiKeys.findByHash(hashApiKey('two'))).toMatchObject({ name: 'two' });
+      });
+
+      test("rotating a site's key moves everything stored under it, and only it, to the new key", async () => {
+        const shop = await seed.addSite(['https://shop.example'], 'Shop');
+        const blog = await seed.addSite(['https://blog.example'], 'Blog');
+        for (const site of [shop, blog]) {
+          await seed.insertErrors(site, [{ error_type: 'js', error_message: site }]);
+          await seed.insertCsp(site, [violation('img-src', 'https://cdn.example/a.png')]);
+          await seed.upsertSession(site, { session_id: 's', metrics: { LCP: { value: 1000 } } });
+          await store.apiKeys.create({ key_hash: hashApiKey(`key-${site}`), name: site, site_key: site });
+          await store.wordpress.put({ site_key: site, site_url: `https://${site}.example`, name: site });
+          await store.actions.add(site, { type: 'ping' });
+          await store.cspProjects.create({ site_key: site, name: site, mode: 'report-only', base_policy: "default-src 'self'" });
+          await store.agents.add({ id: `agt_${site}`, token_hash: hashApiKey(site), hostname: 'h', os: 'linux', arch: 'amd64', agent_version: '1', site_key: site });
+        }
+        const rotated = await store.sites.rotateKey(shop, 'newshopkey');
+        expect(rotated).toMatchObject({ site_key: 'newshopkey', name: 'Shop', allowed_origins: ['https://shop.example'] });
+        for (const view of [store, await reopen()]) {
+          expect(await view.sites.get(shop)).toBeUndefined();
+          expect((await view.errors.list('newshopkey')).data.map((report) => report.error_message)).toEqual([shop]);
+          expect((await view.errors.groups('newshopkey')).length).toBe(1);
+          expect((await view.csp.list('newshopkey')).data).toHaveLength(1);
+          expect((await view.csp.groups('newshopkey')).length).toBe(1);
+          expect((await view.performance.list('newshopkey')).data).toHaveLength(1);
+          expect((await view.performance.metricCounts('newshopkey', { name: 'LCP', thresholds: [2500, 4000] })).samples).toBe(1);
+          expect((await view.apiKeys.findByHash(hashApiKey(`key-${shop}`)))?.site_key).toBe('newshopkey');
+          expect(await view.wordpress.get('newshopkey')).toMatchObject({ site_url: `https://${shop}.example` });
+          expect(await view.actions.pending('newshopkey')).toHaveLength(1);
+          expect(await view.cspProjects.list('newshopkey')).toHaveLength(1);
+          expect((await view.agents.get(`agt_${shop}`))?.site_key).toBe('newshopkey');
+          for (const kind of ['errors', 'csp', 'performance'] as const) expect((await view[kind].list(shop)).data).toEqual([]);
+          expect(await view.wordpress.get(shop)).toBeUndefined();
+          // The other site is untouched.
+          expect((await view.errors.list(blog)).data).toHaveLength(1);
+          expect((await view.apiKeys.findByHash(hashApiKey(`key-${blog}`)))?.site_key).toBe(blog);
+          expect((await view.agents.get(`agt_${blog}`))?.site_key).toBe(blog);
+        }
+        expect(await store.sites.rotateKey('nope', 'other')).toBeUndefined();
+        await expect(store.sites.rotateKey('newshopkey', blog)).rejects.toThrow();
+        expect(await store.sites.get('newshopkey')).toMatchObject({ name: 'Shop' });
+      });
+
+      test("revoking a site's WordPress install removes it and its pending actions; a server agent, by id", async () => {
+        const shop = await seed.addSite(['https://shop.example']);
+        await store.wordpress.put({ site_key: shop, site_url: 'https://shop.example', name: 'Shop' });
+        const done = await store.actions.add(shop, { type: 'ping' });
+        await store.actions.complete(done.id, { status: 'succeeded' });
+        await store.actions.add(shop, { type: 'flush_cache' });
+        expect(await store.wordpress.revoke(shop)).toBe(true);
+        expect(await store.wordpress.get(shop)).toBeUndefined();
+        expect(await store.wordpress.findByUrl('https://shop.example')).toBeUndefined();
+        expect(await store.actions.pending(shop)).toEqual([]);
+        expect(await store.actions.get(done.id)).toMatchObject({ status: 'succeeded' });
+        expect(await store.wordpress.revoke(shop)).toBe(false);
+
+        await store.agents.add({ id: 'agt_1', token_hash: hashApiKey('t1'), hostname: 'a', os: 'linux', arch: 'amd64', agent_version: '1' });
+        await store.agents.add({ id: 'agt_2', token_hash: hashApiKey('t2'), hostname: 'b', os: 'linux', arch: 'amd64', agent_version: '1' });
+        expect(await store.agents.revoke('agt_1')).toBe(true);
+        expect(await store.agents.revoke('agt_1')).toBe(false);
+        const next = await reopen();
+        expect(await next.agents.get('agt_1')).toBeUndefined();
+        expect(await next.agents.get('agt_2')).toMatchObject({ hostname: 'b' });
+      });
+
+      test('a store that can write says so, and the probe changes nothing', async () => {
+        await expect(store.checkWritable()).resolves.toBeUndefined();
+        const sites = await store.sites.list();
+        await expect(store.checkWritable()).resolves.toBeUndefined();
+        expect(await store.sites.list()).toEqual(sites);
       });
     });
   });

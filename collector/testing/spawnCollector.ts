@@ -10,6 +10,8 @@ export interface CollectorProcess {
   /** `http://127.0.0.1:PORT` (or https with TLS). */
   url: string;
   port: number;
+  /** The whole line `serve --json` printed (`dashboard`, and with --demo `demo` and `demo_user`). */
+  info: Record<string, any>;
   child: ChildProcess;
   /** Everything the process wrote to stderr (the request log, errors). */
   stderr: () => string;
@@ -44,8 +46,8 @@ export const spawnCollector = ({ db, args = [] }: { db: string; args?: string[] 
       stdout += chunk;
       const line = stdout.split('\n', 2);
       if (line.length < 2) return;
-      const { url } = JSON.parse(line[0]!) as { url: string };
-      resolve({ url, port: Number(new URL(url).port), child, stderr: () => stderr, stop });
+      const info = JSON.parse(line[0]!) as { url: string };
+      resolve({ url: info.url, port: Number(new URL(info.url).port), info, child, stderr: () => stderr, stop });
     });
     exited.then((code) => reject(new Error(`sitebeacon serve exited with ${code}: ${stdout}${stderr}`)));
   });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { AgentUpdates } from '../agents/updates';
 import { createCollector, type RequestLogEntry } from '../app';
 import { hashApiKey, newApiKey } from '../core/keys';
+import { hashPassword } from '../core/passwords';
 import type { RateLimits } from '../http/rateLimiter';
 import { createSqliteStore } from '../store/sqlite';
 import { seedStore } from './seed';
@@ -57,6 +58,19 @@ export const createTestCollector = (
       const key = newApiKey();
       await store.apiKeys.create({ key_hash: hashApiKey(key), name: 'test', site_key: siteKey });
       return key;
+    },
+    /** Creates a dashboard user (every site, or the ones named); resolves to the stored user. */
+    addUser: async (email: string, password: string, siteKeys?: string[]) =>
+      store.users.create({ email, password_hash: await hashPassword(password), site_keys: siteKeys }),
+    /** Signs in through `POST /api/v1/session`; resolves to the `Cookie` header value to send after. */
+    signIn: async (email: string, password: string) => {
+      const response = await request('/api/v1/session', {
+        method: 'POST',
+        body: JSON.stringify({ email, password }),
+        headers: { 'content-type': 'application/json', origin: 'http://collector.test' },
+      });
+      if (response.status != 204) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+      return response.headers.get('set-cookie')!.split(';')[0]!;
     },
     /** POSTs `body` (serialised unless a string) with the given Content-Type and headers. */
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -25,12 +25,16 @@ export const createGroupCommit = (db: Database) => {
     pending = [];
     if (!writes.length || !db.open) return;
     let values: unknown[];
+    // BEGIN IMMEDIATE: the write lock is taken first, waiting out other processes (busy_timeout).
+    // A deferred transaction that reads before it writes (the CSP merge looks for a stored copy
+    // first) fails at once with SQLITE_BUSY when another process commits between its read and its
+    // write (a stale WAL snapshot cannot be upgraded), and busy_timeout does not retry that.
     try {
-      values = db.transaction(() => writes.map((write) => write.run()))();
+      values = db.transaction(() => writes.map((write) => write.run())).immediate();
     } catch {
       for (const write of writes) {
         try {
-          write.resolve(db.transaction(write.run)());
+          write.resolve(db.transaction(write.run).immediate());
         } catch (error) {
           write.reject(error);
         }

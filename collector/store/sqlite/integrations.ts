@@ -28,6 +28,9 @@ export const sqliteIntegrations = (
      WHERE site_key = @site_key`,
   );
 
+  const deleteInstall = db.prepare('DELETE FROM wordpress_installs WHERE site_key = ?');
+  const deletePending = db.prepare(`DELETE FROM site_actions WHERE site_key = ? AND status = 'pending'`);
+
   const insertAction = db.prepare(insertSql('site_actions', ['site_key', 'type', 'payload', 'status', 'created_at']));
   const selectAction = db.prepare<[number], Row>('SELECT * FROM site_actions WHERE id = ?');
   const selectPending = db.prepare<[string], Row>(`SELECT * FROM site_actions WHERE site_key = ? AND status = 'pending' ORDER BY id`);
@@ -55,6 +58,8 @@ export const sqliteIntegrations = (
   const AGENT_COLUMNS = ['id', 'token_hash', 'hostname', 'os', 'arch', 'agent_version', 'site_key', 'registered_at'];
   const insertAgent = db.prepare(insertSql('server_agents', AGENT_COLUMNS));
   const selectAgent = db.prepare<[string], Row>('SELECT * FROM server_agents WHERE id = ?');
+  const deleteAgent = db.prepare('DELETE FROM server_agents WHERE id = ?');
+  const selectSiteAgents = db.prepare<[string], Row>('SELECT * FROM server_agents WHERE site_key = ? ORDER BY registered_at, id');
   const updateHeartbeat = db.prepare(
     `UPDATE server_agents SET last_heartbeat_at = @at, status = @status, agent_version = coalesce(@agent_version, agent_version) WHERE id = @id`,
   );
@@ -82,6 +87,12 @@ export const sqliteIntegrations = (
             php_version: checkIn.php_version ?? null,
           }),
         );
+      },
+      async revoke(siteKey) {
+        return write(() => {
+          deletePending.run(siteKey);
+          return deleteInstall.run(siteKey).changes > 0;
+        });
       },
     },
     actions: {
@@ -131,8 +142,14 @@ export const sqliteIntegrations = (
       async get(id) {
         return withStatus<ServerAgent>(selectAgent.get(id));
       },
+      async list(siteKey) {
+        return selectSiteAgents.all(siteKey).map((row) => withStatus<ServerAgent>(row)!);
+      },
       async recordHeartbeat(id, { agent_version, status }) {
         await write(() => updateHeartbeat.run({ id, at: Date.now(), status: json(status), agent_version: agent_version ?? null }));
+      },
+      async revoke(id) {
+        return write(() => deleteAgent.run(id).changes > 0);
       },
     },
   };

@@ -204,6 +204,21 @@ const migrations: Array<string | ((db: Database) => void)> = [
    ALTER TABLE csp_reports ADD COLUMN sources TEXT;
    ALTER TABLE csp_reports ADD COLUMN violation_key TEXT;
    CREATE INDEX csp_reports_by_violation ON csp_reports (site_key, violation_key, received_at) WHERE violation_key IS NOT NULL;`,
+  // 7: dashboard users and their sessions (design, "Dashboard, sign-in and documentation").
+  `CREATE TABLE users (
+     id INTEGER PRIMARY KEY,
+     email TEXT NOT NULL UNIQUE,
+     password_hash TEXT NOT NULL,
+     site_keys TEXT,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE user_sessions (
+     token_hash TEXT PRIMARY KEY,
+     user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL
+   );
+   CREATE INDEX user_sessions_by_expiry ON user_sessions (expires_at);`,
 ];
 
 /** Brings `db` to the newest schema (or to `target`, for tests), one transaction per version. */

@@ -14,7 +14,7 @@ const SESSION_COLUMNS = [
  * Performance sessions in SQLite: one row per session, updated in place, and one row per metric
  * in `performance_metrics` so that the summary's p75 is an indexed query, not a JSON scan.
  */
-export const sqlitePerformance = (db: Database, write: Write): PerformanceSessionStore => {
+export const sqlitePerformance = (db: Database, write: Write): Pick<PerformanceSessionStore, 'upsert' | 'list' | 'metricCounts'> => {
   const selectSession = db.prepare<[string, string], { id: number; metrics: string }>(
     'SELECT id, metrics FROM performance_sessions WHERE site_key = ? AND session_id = ?',
   );

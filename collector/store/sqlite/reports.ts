@@ -27,7 +27,10 @@ const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_REPORT_COLU
  * after `since` come from the aggregates, the day `since` falls in from the reports themselves
  * (at most a day of them, by the (site_key, received_at) index). Exact for any `since`.
  */
-export const sqliteReports = (db: Database, write: Write): { errors: ErrorReportStore; csp: CspReportStore } => {
+export const sqliteReports = (
+  db: Database,
+  write: Write,
+): { errors: Pick<ErrorReportStore, 'insert' | 'list' | 'groups'>; csp: Omit<CspReportStore, 'daily'> } => {
   const insertError = db.prepare(positionalInsertSql('error_reports', ERROR_COLUMNS));
   const upsertErrorGroup = db.prepare(
     `INSERT INTO error_groups VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -49,13 +52,13 @@ export const sqliteReports = (db: Database, write: Write): { errors: ErrorReport
      ON CONFLICT (site_key, directive, blocked_host, day) DO UPDATE SET reports = reports + excluded.reports`,
   );
   // `excluded` is a JSON array of error types whose groups are left out.
-  const errorGroups = db.prepare<{ site: string; since: number; day: number; limit: number; excluded: string }, ErrorGroupRow>(
+  const errorGroupsOf = (filter: string) => db.prepare<{ site: string; since: number; day: number; limit: number; excluded: string; fingerprint?: string }, ErrorGroupRow>(
     `WITH parts AS (
        SELECT fingerprint, reports, count, first_seen, last_seen, error_type, error_name, error_message
-       FROM error_groups WHERE site_key = @site AND day > @day
+       FROM error_groups WHERE site_key = @site ${filter} AND day > @day
        UNION ALL
        SELECT fingerprint, COUNT(*), SUM(coalesce(count, 1)), MIN(received_at), MAX(received_at), error_type, error_name, error_message
-       FROM error_reports WHERE site_key = @site AND received_at >= @since AND received_at < (@day + 1) * ${DAY}
+       FROM error_reports WHERE site_key = @site ${filter} AND received_at >= @since AND received_at < (@day + 1) * ${DAY}
        GROUP BY fingerprint
      ),
      kept AS (SELECT * FROM parts WHERE error_type NOT IN (SELECT value FROM json_each(@excluded)))
@@ -63,6 +66,9 @@ export const sqliteReports = (db: Database, write: Write): { errors: ErrorReport
        MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen
      FROM kept GROUP BY fingerprint ORDER BY count DESC, last_seen DESC LIMIT @limit`,
   );
+  const errorGroups = errorGroupsOf('');
+  // One group (the dashboard's group page) through the fingerprint indexes.
+  const oneErrorGroup = errorGroupsOf('AND fingerprint = @fingerprint');
   const cspGroups = db.prepare<{ site: string; since: number; day: number; limit: number }, CspGroup>(
     `WITH parts AS (
        SELECT directive, blocked_host, reports FROM csp_groups WHERE site_key = @site AND day > @day
@@ -157,8 +163,9 @@ export const sqliteReports = (db: Database, write: Write): { errors: ErrorReport
       async list(siteKey, options) {
         return listErrors(siteKey, options);
       },
-      async groups(siteKey, { since, limit, excludeTypes = [] } = {}) {
-        return errorGroups.all({ ...range(siteKey, since, limit), excluded: JSON.stringify(excludeTypes) });
+      async groups(siteKey, { since, limit, fingerprint, excludeTypes = [] } = {}) {
+        const options = { ...range(siteKey, since, limit), excluded: JSON.stringify(excludeTypes) };
+        return fingerprint === undefined ? errorGroups.all(options) : oneErrorGroup.all({ ...options, fingerprint });
       },
     },
     csp: {

@@ -1,10 +1,14 @@
 import type { Database } from 'better-sqlite3';
 import type { ApiKey, Site } from '../../core/records';
 import type { ApiKeyStore, SiteStore } from '../contract';
+import type { Write } from './groupCommit';
 import { insertSql, toRecord, type Row } from './rows';
 
-/** Sites and API keys in SQLite. Rarely written: each write commits on its own, at once. */
-export const sqliteSites = (db: Database): { sites: SiteStore; apiKeys: ApiKeyStore } => {
+/**
+ * Sites and API keys in SQLite. Rarely written: each write commits on its own, at once, but a key
+ * rotation goes through the group commit (`write`), after the reports queued under the old key.
+ */
+export const sqliteSites = (db: Database, write: Write): { sites: SiteStore; apiKeys: ApiKeyStore } => {
   const SITE_COLUMNS = ['site_key', 'name', 'allowed_origins', 'created_at'];
   const selectSite = db.prepare<[string], Row>('SELECT * FROM sites WHERE site_key = ?');
   const selectSites = db.prepare<[], Row>('SELECT * FROM sites ORDER BY site_key');
@@ -26,6 +30,12 @@ export const sqliteSites = (db: Database): { sites: SiteStore; apiKeys: ApiKeySt
 
   const insertApiKey = db.prepare(insertSql('api_keys', ['key_hash', 'site_key', 'name', 'created_at']));
   const selectApiKey = db.prepare<[string], Row>('SELECT * FROM api_keys WHERE key_hash = ?');
+  const deleteApiKey = db.prepare('DELETE FROM api_keys WHERE key_hash = ?');
+  // Every table that files rows by site, from the schema itself: a later migration's table moves too.
+  const siteTables = () =>
+    (db.prepare(`SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table' AND c.name = 'site_key'`).all() as Array<{ name: string }>)
+      .map(({ name }) => name)
+      .filter((name) => name != 'sites');
   const findApiKey = (keyHash: string) => {
     const row = selectApiKey.get(keyHash);
     return row && toRecord<ApiKey>(row);
@@ -47,6 +57,17 @@ export const sqliteSites = (db: Database): { sites: SiteStore; apiKeys: ApiKeySt
         upsertSite.run(siteRow(site));
         return getSite(site.site_key)!;
       },
+      async rotateKey(siteKey, newSiteKey) {
+        if (!getSite(siteKey)) return undefined;
+        // The new row first, the rows that refer to the site next, the old row last: foreign keys
+        // hold at every step.
+        await write(() => {
+          db.prepare('INSERT INTO sites (site_key, name, allowed_origins, created_at) SELECT ?, name, allowed_origins, created_at FROM sites WHERE site_key = ?').run(newSiteKey, siteKey);
+          for (const table of siteTables()) db.prepare(`UPDATE "${table}" SET site_key = ? WHERE site_key = ?`).run(newSiteKey, siteKey);
+          db.prepare('DELETE FROM sites WHERE site_key = ?').run(siteKey);
+        });
+        return getSite(newSiteKey);
+      },
     },
     apiKeys: {
       async create({ key_hash, name, site_key }) {
@@ -55,6 +76,9 @@ export const sqliteSites = (db: Database): { sites: SiteStore; apiKeys: ApiKeySt
       },
       async findByHash(keyHash) {
         return findApiKey(keyHash);
+      },
+      async revoke(keyHash) {
+        return deleteApiKey.run(keyHash).changes > 0;
       },
     },
   };

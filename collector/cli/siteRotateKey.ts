@@ -1,0 +1,27 @@
+import { newSiteKey } from '../core/keys';
+import { DEFAULT_SITE_KEY } from '../core/records';
+import { setupUrls, snippet } from '../core/setupUrls';
+import { databaseLocation, LINK_OPTIONS, linksFrom, parseOptions, UsageError, withStore, type CliIO } from './args';
+
+/**
+ * `sitebeacon site rotate-key --site SITE_KEY`: a new public key for the site, when the old one is
+ * abused (a flood of forged reports under it). Everything stored moves to the new key, the old one
+ * answers 404 `unknown_site` from the next request on, and the pages need the new snippet, printed here.
+ */
+export const siteRotateKey = async (args: string[], io: CliIO) => {
+  const values = parseOptions(args, { site: { type: 'string' }, ...LINK_OPTIONS });
+  const siteKey = values.site;
+  if (!siteKey) throw new UsageError('site rotate-key needs --site SITE_KEY');
+  // The unkeyed endpoints (spec section 4) store under the default site by its fixed key.
+  if (siteKey == DEFAULT_SITE_KEY) throw new Error(`the default site's key is fixed: the spec's unkeyed endpoints store under "${DEFAULT_SITE_KEY}"`);
+  const site = await withStore(databaseLocation(values, io), (store) => store.sites.rotateKey(siteKey, newSiteKey()));
+  if (!site) throw new Error(`no site has the key "${siteKey}"`);
+  const tag = snippet(setupUrls(linksFrom(values, io)), site.site_key);
+  if (values.json) {
+    io.out(JSON.stringify({ site_key: site.site_key, previous_site_key: siteKey, name: site.name, snippet: tag }));
+  } else {
+    io.out(
+      `Site "${site.name}" has a new key; "${siteKey}" is refused from the next request on.\n  site key: ${site.site_key}\n\nReplace the snippet in every page with:\n  ${tag}`,
+    );
+  }
+};

@@ -1,0 +1,40 @@
+import { hashPassword, newPassword } from '../core/passwords';
+import { EMAIL, normalizeEmail } from '../core/users';
+import { databaseLocation, parseOptions, readStdin, UsageError, withStore, type CliIO } from './args';
+
+/** Shorter passwords are refused: a generated one has 20 characters. */
+const MIN_PASSWORD = 10;
+
+/**
+ * `sitebeacon user add --email EMAIL [--site SITE_KEY...] [--password-stdin]`: a dashboard user who
+ * sees every site, or only the sites named (design, "Dashboard, sign-in and documentation").
+ * Without `--password-stdin` a password is generated and printed once; only its scrypt hash is kept.
+ */
+export const userAdd = async (args: string[], io: CliIO) => {
+  const values = parseOptions(args, {
+    email: { type: 'string' },
+    site: { type: 'string', multiple: true },
+    'password-stdin': { type: 'boolean', default: false },
+  });
+  const email = normalizeEmail(values.email ?? '');
+  if (!EMAIL.test(email)) throw new UsageError('user add needs --email EMAIL (an email address)');
+  let password = newPassword();
+  if (values['password-stdin']) {
+    // The first line, as `echo PASSWORD | sitebeacon user add ...` or a file gives it.
+    password = (await readStdin(io)).split(/\r?\n/, 1)[0]!;
+    if (password.length < MIN_PASSWORD) throw new UsageError(`the password on standard input has fewer than ${MIN_PASSWORD} characters`);
+  }
+  const siteKeys = values.site?.length ? [...new Set(values.site)] : undefined;
+  const user = await withStore(databaseLocation(values, io), async (store) => {
+    for (const siteKey of siteKeys ?? []) if (!(await store.sites.get(siteKey))) throw new Error(`no site has the key "${siteKey}"`);
+    if (await store.users.findByEmail(email)) throw new Error(`a user with the email ${email} exists`);
+    return store.users.create({ email, password_hash: await hashPassword(password), site_keys: siteKeys });
+  });
+  const shown = values['password-stdin'] ? {} : { password };
+  if (values.json) {
+    io.out(JSON.stringify({ email: user.email, ...shown, site_keys: user.site_keys ?? null }));
+  } else {
+    const scope = user.site_keys ? `the sites ${user.site_keys.join(', ')}` : 'every site';
+    io.out(`Created user ${user.email}, who sees ${scope}.` + (values['password-stdin'] ? '' : `\n\n  password: ${password}\n\nIt is shown only this once; the collector keeps only its scrypt hash.`));
+  }
+};

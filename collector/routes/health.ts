@@ -1,0 +1,37 @@
+import { defineRoute, type Route } from '../http/route';
+import type { Store } from '../store/contract';
+
+const statusSchema = (status: string) => ({ type: 'object', properties: { status: { const: status }, reason: { type: 'string' } }, required: ['status'] });
+
+/**
+ * `GET /api/health` (../shared/design.md, "Collector"): 200 `{"status":"ok"}` while the store can write, 503
+ * `{"status":"unhealthy","reason":...}` when it cannot, for load balancers and monitors. No
+ * credentials; the reason names what failed, never the error's detail (a path, a host). Kept apart
+ * from `test-connectivity`, which stays a pure connectivity answer (spec section 3.1).
+ *
+ * @example
+ * const routes = [...connectivityRoutes(), ...healthRoutes({ store })];
+ */
+export const healthRoutes = ({ store }: { store: Store }): Route[] => [
+  defineRoute({
+    method: 'GET',
+    path: '/api/health',
+    tag: 'Collection',
+    summary: 'Health: whether this collector can store reports now (200 ok, 503 unhealthy)',
+    auth: 'none',
+    responses: {
+      200: { description: 'The store can write', schema: statusSchema('ok') },
+      503: { description: 'The store cannot write', schema: statusSchema('unhealthy') },
+    },
+    async handle({ event }) {
+      event.res.headers.set('cache-control', 'no-store');
+      try {
+        await store.checkWritable();
+        return { status: 'ok' };
+      } catch {
+        event.res.status = 503;
+        return { status: 'unhealthy', reason: 'the store cannot write' };
+      }
+    },
+  }),
+];

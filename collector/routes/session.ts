@@ -1,0 +1,95 @@
+import type { H3Event } from 'h3';
+import { setupUrls, type Links } from '../core/setupUrls';
+import { decoyPasswordHash, verifyPassword } from '../core/passwords';
+import { hashSessionToken, newSession, SESSION_TOKEN } from '../core/sessions';
+import { normalizeEmail } from '../core/users';
+import { apiError } from '../http/apiError';
+import { clientIp } from '../http/clientIp';
+import { defineRoute, type Route } from '../http/route';
+import { requireSameOrigin } from '../http/sessionAuth';
+import { clearSessionCookie, sessionToken, setSessionCookie } from '../http/sessionCookie';
+import { createSignInLimiter } from '../http/signInLimiter';
+import { SignInSchema } from '../schemas/session';
+import type { Store } from '../store/contract';
+
+/**
+ * Sign-in and sign-out of the dashboard (design, "Sessions"): `POST /api/v1/session` sets the
+ * `sitebeacon_session` cookie, `DELETE` ends the session, `GET` says who is signed in.
+ */
+export const sessionRoutes = ({ store, links, trustProxy }: { store: Store; links: Links; trustProxy: boolean }): Route[] => {
+  const failures = createSignInLimiter();
+  const appUrl = () => setupUrls(links).app_url;
+  // A sign-in form of another site could sign a visitor into an account of the attacker's
+  // (login CSRF): an Origin, when a browser sends one, must be this collector's.
+  const refuseForeignOrigin = (event: H3Event) => {
+    if (event.req.headers.has('origin')) requireSameOrigin(event, appUrl());
+  };
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/session',
+      tag: 'Dashboard',
+      summary: 'Sign in: sets the sitebeacon_session cookie (HttpOnly, SameSite=Strict, Secure over HTTPS)',
+      auth: 'none',
+      body: { schema: SignInSchema },
+      responses: {
+        204: 'Signed in; the cookie is set',
+        401: 'invalid_credentials: the same answer whether the email exists or not',
+        403: 'csrf: a browser Origin other than this collector',
+        429: 'rate_limited: 10 failed sign-ins in a minute from this address or for this email',
+      },
+      async handle({ event, body }) {
+        refuseForeignOrigin(event);
+        const email = normalizeEmail(body.email);
+        const keys = [`ip ${clientIp(event, trustProxy)}`, `email ${email}`];
+        const waitMs = Math.max(...keys.map((key) => failures.blockedFor(key)));
+        if (waitMs > 0) {
+          const seconds = String(Math.ceil(waitMs / 1000));
+          throw apiError(429, 'rate_limited', `too many failed sign-ins; retry after ${seconds} s`, { 'retry-after': seconds });
+        }
+        const user = await store.users.findByEmail(email);
+        // An unknown email is checked against a decoy hash: the answer and its time are the same.
+        const valid = await verifyPassword(body.password, user?.password_hash ?? (await decoyPasswordHash()));
+        if (!user || !valid) {
+          for (const key of keys) failures.fail(key);
+          throw apiError(401, 'invalid_credentials', 'the email or the password is not right');
+        }
+        const session = newSession(Date.now());
+        await store.sessions.create({ token_hash: session.tokenHash, user_id: user.id, expires_at: session.expiresAt });
+        setSessionCookie(event, session.token, appUrl());
+        event.res.status = 204;
+        return null;
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/session',
+      tag: 'Dashboard',
+      summary: 'Who is signed in: email, and the sites the user is limited to (null: every site)',
+      auth: 'user',
+      responses: { 200: 'The signed-in user' },
+      handle: ({ event, user }) => {
+        event.res.headers.set('cache-control', 'no-store');
+        return { email: user!.email, site_keys: user!.site_keys ?? null };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/api/v1/session',
+      tag: 'Dashboard',
+      summary: 'Sign out: ends the session and clears the cookie',
+      auth: 'none',
+      responses: { 204: 'Signed out', 403: 'csrf: made with the cookie from another Origin' },
+      async handle({ event }) {
+        const token = sessionToken(event);
+        if (token) {
+          requireSameOrigin(event, appUrl());
+          if (SESSION_TOKEN.test(token)) await store.sessions.delete(hashSessionToken(token));
+        }
+        clearSessionCookie(event, appUrl());
+        event.res.status = 204;
+        return null;
+      },
+    }),
+  ];
+};

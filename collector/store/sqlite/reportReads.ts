@@ -1,0 +1,78 @@
+import type { Database } from 'better-sqlite3';
+import type { StoredErrorReport } from '../../core/records';
+import type { DailyErrors, ErrorReportStore, FieldCount, CspReportStore } from '../contract';
+import { toRecord, type Row } from './rows';
+
+const DAY = 86_400_000;
+
+type Params = { site: string; since: number; day: number; fingerprint: string | null };
+
+/**
+ * The dashboard's reads of error and CSP reports in SQLite: daily series from the per-day
+ * aggregates (whole days after `since`) and the reports themselves (the day `since` falls in),
+ * as reports.ts's groups; and one group's detail through the (site_key, fingerprint) index.
+ */
+export const sqliteReportReads = (
+  db: Database,
+): { errors: Pick<ErrorReportStore, 'daily' | 'sessions' | 'latest' | 'breakdown'>; csp: Pick<CspReportStore, 'daily'> } => {
+  // Two statements rather than `(@fingerprint IS NULL OR ...)`, which would keep SQLite off the fingerprint index.
+  const errorsDaily = (byFingerprint: boolean) => {
+    const filter = byFingerprint ? 'AND fingerprint = @fingerprint' : '';
+    return db.prepare<Params, DailyErrors>(
+      `WITH parts AS (
+         SELECT day, reports, count FROM error_groups WHERE site_key = @site ${filter} AND day > @day
+         UNION ALL
+         SELECT @day, COUNT(*), coalesce(SUM(coalesce(count, 1)), 0) FROM error_reports
+         WHERE site_key = @site ${filter} AND received_at >= @since AND received_at < (@day + 1) * ${DAY}
+       )
+       SELECT day * ${DAY} AS day, SUM(reports) AS reports, SUM(count) AS count FROM parts
+       GROUP BY day HAVING SUM(reports) > 0 ORDER BY day`,
+    );
+  };
+  const allDaily = errorsDaily(false);
+  const groupDaily = errorsDaily(true);
+  const cspDaily = db.prepare<Params, { day: number; reports: number }>(
+    `WITH parts AS (
+       SELECT day, reports FROM csp_groups WHERE site_key = @site AND day > @day
+       UNION ALL
+       SELECT @day, COUNT(*) FROM csp_reports
+       WHERE site_key = @site AND received_at >= @since AND received_at < (@day + 1) * ${DAY}
+         AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
+     )
+     SELECT day * ${DAY} AS day, SUM(reports) AS reports FROM parts GROUP BY day HAVING SUM(reports) > 0 ORDER BY day`,
+  );
+  const sessions = db.prepare<[string, string, number], { sessions: number }>(
+    'SELECT COUNT(DISTINCT session_id) AS sessions FROM error_reports WHERE site_key = ? AND fingerprint = ? AND received_at >= ?',
+  );
+  const latest = db.prepare<[string, string], Row>('SELECT * FROM error_reports WHERE site_key = ? AND fingerprint = ? ORDER BY id DESC LIMIT 1');
+  const breakdownOf = (field: 'page_url' | 'user_agent') =>
+    db.prepare<[string, string, number, number], FieldCount>(
+      `SELECT coalesce(${field}, '') AS value, COUNT(*) AS reports FROM error_reports
+       WHERE site_key = ? AND fingerprint = ? AND received_at >= ? GROUP BY 1 ORDER BY reports DESC, value LIMIT ?`,
+    );
+  const breakdowns = { page_url: breakdownOf('page_url'), user_agent: breakdownOf('user_agent') };
+  const params = (site: string, since = 0, fingerprint?: string): Params => ({ site, since, day: Math.floor(since / DAY), fingerprint: fingerprint ?? null });
+
+  return {
+    errors: {
+      async daily(siteKey, { since, fingerprint } = {}) {
+        return (fingerprint === undefined ? allDaily : groupDaily).all(params(siteKey, since, fingerprint));
+      },
+      async sessions(siteKey, { fingerprint, since = 0 }) {
+        return sessions.get(siteKey, fingerprint, since)!.sessions;
+      },
+      async latest(siteKey, fingerprint) {
+        const row = latest.get(siteKey, fingerprint);
+        return row && toRecord<StoredErrorReport>(row);
+      },
+      async breakdown(siteKey, { fingerprint, field, since = 0, limit }) {
+        return breakdowns[field].all(siteKey, fingerprint, since, limit);
+      },
+    },
+    csp: {
+      async daily(siteKey, { since } = {}) {
+        return cspDaily.all(params(siteKey, since));
+      },
+    },
+  };
+};

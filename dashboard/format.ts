@@ -1,0 +1,53 @@
+/** How numbers, times and metric values read on the dashboard. */
+
+const numbers = new Intl.NumberFormat('en');
+
+/** 1234 → "1,234". */
+export const count = (value: number) => numbers.format(value);
+
+/** A share 0..1 → "42%". */
+export const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** A metric value with its unit: CLS has none, the others are milliseconds. */
+export const metricValue = (name: string, value: number | null | undefined) => {
+  if (value == null) return '–';
+  if (name == 'CLS') return value.toFixed(3);
+  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
+};
+
+/** An ISO time as "2026-06-10 12:00 UTC": one zone for everyone reading the same page. */
+export const time = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '–');
+
+/** The dashboard's time ranges (design: 24 h, 7 d, 30 d). */
+export const RANGES = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
+export type Range = keyof typeof RANGES;
+
+/** The range in the page's `?range=`, 7 days by default. */
+export const rangeOf = (search: string): Range => {
+  const value = new URLSearchParams(search).get('range');
+  return value && value in RANGES ? (value as Range) : '7d';
+};
+
+/** `since=ISO` for a range, rounded down to the minute so that reloads within one minute read the same. */
+export const sinceOf = (range: Range) => new Date(Math.floor((Date.now() - RANGES[range]) / 60_000) * 60_000).toISOString();
+
+/** A path segment from stored data, encoded: a site key or fingerprint never becomes markup or another path. */
+export const segment = (value: string) => encodeURIComponent(value);
+
+/** The web vitals in the order the dashboard shows them, with what each measures. */
+export const METRICS: Array<[name: string, title: string]> = [
+  ['LCP', 'Largest Contentful Paint'],
+  ['INP', 'Interaction to Next Paint'],
+  ['CLS', 'Cumulative Layout Shift'],
+  ['FCP', 'First Contentful Paint'],
+  ['TTFB', 'Time to First Byte'],
+];
+
+/**
+ * A stored string cut for a table cell (the full text is on the detail page): a 16 KB message
+ * must not make a row a screen tall.
+ *
+ * @example
+ * clip('x'.repeat(500), 200).length // 201
+ */
+export const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text);

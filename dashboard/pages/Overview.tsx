@@ -1,0 +1,93 @@
+import { useApi } from '../api';
+import { Chart } from '../components/Chart';
+import { Layout } from '../components/Layout';
+import { Status } from '../components/Status';
+import { clip, count, segment } from '../format';
+import type { DailyPoint, Site } from '../types';
+
+const DAY = 86_400_000;
+type Daily = { days: DailyPoint[] };
+const total = (days: DailyPoint[], field: 'errors' | 'csp' | 'page_views') => days.reduce((sum, day) => sum + day[field], 0);
+const KINDS = [
+  ['errors', 'Errors', '#b42318'],
+  ['csp', 'CSP violations', '#7a4d00'],
+  ['page_views', 'Page views', '#1f5f99'],
+] as const;
+
+// Rounded to the minute: each site row asks for the same two ranges. No p75 here: it is the costly part.
+const since = (ms: number) => new Date(Math.floor((Date.now() - ms) / 60_000) * 60_000).toISOString();
+
+const SiteRow = ({ site }: { site: Site }) => {
+  const week = useApi<Daily>(`/api/v1/sites/${segment(site.site_key)}/daily?since=${since(7 * DAY)}&p75=false`);
+  const day = useApi<Daily>(`/api/v1/sites/${segment(site.site_key)}/daily?since=${since(DAY)}&p75=false`);
+  return (
+    <tr>
+      <th scope="row">
+        <a href={`/sites/${segment(site.site_key)}`}>{clip(site.name, 120)}</a>
+        <div class="muted key">{site.site_key}</div>
+      </th>
+      {KINDS.map(([field, label, color]) => (
+        <td>
+          {week.state == 'ready' && day.state == 'ready' ? (
+            <div class="trend">
+              <span class="figures">
+                <strong data-testid={`${field}-24h`}>{count(total(day.data.days, field))}</strong> <span class="muted">24 h</span> ·{' '}
+                <span data-testid={`${field}-7d`}>{count(total(week.data.days, field))}</span> <span class="muted">7 d</span>
+              </span>
+              <Chart
+                small
+                description={`${label} per day over 7 days: ${week.data.days.map((point) => point[field]).join(', ')}`}
+                days={week.data.days.map((point) => point.day)}
+                lines={[{ label, values: week.data.days.map((point) => point[field]), color }]}
+              />
+            </div>
+          ) : (
+            <span class="muted">…</span>
+          )}
+        </td>
+      ))}
+    </tr>
+  );
+};
+
+/**
+ * `/` signed in: the sites this user may see, with the last 24 hours and 7 days of errors, CSP
+ * violations and page views, each with a 7-day trend (design, "Dashboard").
+ *
+ * @example
+ * <Overview email="ann@shop.example" />
+ */
+export const Overview = ({ email }: { email: string }) => {
+  const sites = useApi<{ data: Site[] }>('/api/v1/sites');
+  return (
+    <Layout email={email} title="Sites">
+      <h1>Sites</h1>
+      {sites.state != 'ready' ? (
+        <Status loaded={sites} />
+      ) : !sites.data.data.length ? (
+        <p>
+          No site yet. Create one on the collector's machine: <code>npx sitebeacon site add --origin https://your.site</code>
+        </p>
+      ) : (
+        <div class="scroll">
+          <table class="sites">
+            <caption class="visually-hidden">Sites with their last 24 hours and 7 days</caption>
+            <thead>
+              <tr>
+                <th scope="col">Site</th>
+                {KINDS.map(([, label]) => (
+                  <th scope="col">{label}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {sites.data.data.map((site) => (
+                <SiteRow key={site.site_key} site={site} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Layout>
+  );
+};

@@ -1,0 +1,188 @@
+import { useState } from 'preact/hooks';
+import { useApi } from '../api';
+import { Layout } from '../components/Layout';
+import { Status } from '../components/Status';
+import { clip, segment, time } from '../format';
+import type { Setup } from '../types';
+
+const CopyButton = ({ text }: { text: string }) => {
+  const [done, setDone] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setDone('Copied.');
+    } catch {
+      setDone('Copying was refused by the browser: select the text and copy it.');
+    }
+  };
+  return (
+    <p>
+      <button type="button" onClick={copy}>
+        Copy the script tag
+      </button>{' '}
+      <span role="status">{done}</span>
+    </p>
+  );
+};
+
+const Connectivity = ({ apiBase }: { apiBase: string }) => {
+  const [result, setResult] = useState('');
+  const test = async () => {
+    setResult('Testing…');
+    const started = performance.now();
+    try {
+      const response = await fetch(`${apiBase}/test-connectivity`, { credentials: 'omit' });
+      const body = (await response.json()) as { status?: string };
+      const ms = Math.round(performance.now() - started);
+      setResult(body.status == 'success' ? `Connected: ${apiBase} answered "success" in ${ms} ms.` : `${apiBase} answered ${response.status}, not "success".`);
+    } catch (error) {
+      setResult(`No answer from ${apiBase}: ${String(error)}. Run \`sitebeacon check ${apiBase}\` on the sending machine.`);
+    }
+  };
+  return (
+    <p>
+      <button type="button" onClick={test}>
+        Test connectivity from this browser
+      </button>{' '}
+      <span role="status" data-testid="connectivity">{result}</span>
+    </p>
+  );
+};
+
+const Suggestion = ({ project }: { project: Setup['csp_projects'][number] }) => {
+  const suggestion = useApi<{ policy: string; based_on_reports: number; withheld?: Array<{ directive: string; source: string; reason: string }> }>(
+    `/api/v1/csp-projects/${project.id}/suggested-policy`,
+  );
+  return (
+    <li>
+      <h4>
+        {clip(project.name, 120)} <span class="muted">({project.mode}, changed {time(project.updated_at)})</span>
+      </h4>
+      {suggestion.state != 'ready' ? (
+        <Status loaded={suggestion} />
+      ) : (
+        <>
+          <p class="small muted">Suggested policy, from {suggestion.data.based_on_reports} stored violation reports:</p>
+          <pre tabIndex={0} data-testid={`suggestion-${project.id}`}>
+            <code>{suggestion.data.policy}</code>
+          </pre>
+          {!!suggestion.data.withheld?.length && (
+            <p class="small">
+              Withheld (yours to decide):{' '}
+              {suggestion.data.withheld.map((item) => `${item.directive} ${item.source}`).join(', ')}
+            </p>
+          )}
+        </>
+      )}
+    </li>
+  );
+};
+
+/**
+ * `/sites/{site_key}/setup`: the script tag to paste (with a copy button), the CSP sources a page
+ * needs, the allowed origins, a connectivity test, and the site's WordPress install, server agents
+ * and CSP projects (design, "Dashboard").
+ *
+ * @example
+ * <SetupPage email="ann@shop.example" siteKey="3f2a…" />
+ */
+export const SetupPage = ({ email, siteKey }: { email: string; siteKey: string }) => {
+  const setup = useApi<Setup>(`/api/v1/sites/${segment(siteKey)}/setup`);
+  if (setup.state != 'ready') {
+    return (
+      <Layout email={email} title="Setup">
+        <Status loaded={setup} />
+      </Layout>
+    );
+  }
+  const site = setup.data;
+  return (
+    <Layout email={email} title={`Setup · ${site.name}`}>
+      <p>
+        <a href={`/sites/${segment(siteKey)}`}>← Back to {clip(site.name, 120)}</a>
+      </p>
+      <h1>Set up {clip(site.name, 120)}</h1>
+      <section aria-labelledby="snippet-title">
+        <h2 id="snippet-title">Script tag</h2>
+        <p>Paste into the &lt;head&gt; of every page:</p>
+        <pre class="snippet" tabIndex={0}>
+          <code data-testid="snippet">{site.snippet}</code>
+        </pre>
+        <CopyButton text={site.snippet} />
+      </section>
+      <section aria-labelledby="csp-title" id="csp">
+        <h2 id="csp-title">Content Security Policy</h2>
+        <p>If the site sends a CSP, it must allow:</p>
+        <ul>
+          {Object.entries(site.csp_sources).map(([directive, sources]) => (
+            <li>
+              <code>
+                {directive} {sources.join(' ')}
+              </code>
+            </li>
+          ))}
+        </ul>
+        {site.csp_projects.length ? (
+          <>
+            <h3>CSP projects</h3>
+            <ul class="projects">
+              {site.csp_projects.map((project) => (
+                <Suggestion key={project.id} project={project} />
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p class="muted">No CSP project: create one with POST /api/v1/csp-projects to get a suggested policy from the violations.</p>
+        )}
+      </section>
+      <section aria-labelledby="origins-title">
+        <h2 id="origins-title">Allowed origins</h2>
+        {site.allowed_origins.length ? (
+          <ul>
+            {site.allowed_origins.map((origin) => (
+              <li class="url">{origin}</li>
+            ))}
+          </ul>
+        ) : (
+          <p class="muted">None: browsers cannot report to this site.</p>
+        )}
+      </section>
+      <section aria-labelledby="connectivity-title">
+        <h2 id="connectivity-title">Connectivity</h2>
+        <p>
+          Collection API: <code>{site.api_base}</code>
+        </p>
+        <p data-testid="last-check">
+          {site.last_connectivity_check
+            ? `Last \`sitebeacon check --site\` submission received ${time(site.last_connectivity_check.at)} (${clip(site.last_connectivity_check.message, 120)}).`
+            : 'No `sitebeacon check --site` submission received in the last 30 days.'}
+        </p>
+        <Connectivity apiBase={site.api_base} />
+      </section>
+      <section aria-labelledby="integrations-title">
+        <h2 id="integrations-title">Integrations</h2>
+        <h3>WordPress</h3>
+        {site.wordpress ? (
+          <p>
+            <span class="url">{site.wordpress.site_url}</span> ({site.wordpress.name}), plugin {site.wordpress.plugin_version ?? '?'}, last check-in{' '}
+            {time(site.wordpress.last_check_in_at)}
+          </p>
+        ) : (
+          <p class="muted">No WordPress install registered.</p>
+        )}
+        <h3>Server agents</h3>
+        {site.agents.length ? (
+          <ul>
+            {site.agents.map((agent) => (
+              <li>
+                {agent.hostname} <span class="muted">({agent.os}/{agent.arch}, agent {agent.agent_version}, last heartbeat {time(agent.last_heartbeat_at)})</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p class="muted">No server agent registered.</p>
+        )}
+      </section>
+    </Layout>
+  );
+};

@@ -1,0 +1,210 @@
+import { useApi } from '../api';
+import { Chart } from '../components/Chart';
+import { Layout } from '../components/Layout';
+import { RangePicker } from '../components/RangePicker';
+import { Status } from '../components/Status';
+import { Vitals } from '../components/Vitals';
+import { clip, count, metricValue, rangeOf, segment, sinceOf, time } from '../format';
+import type { DailyPoint, ErrorGroup, PageVitals, Setup, Summary } from '../types';
+
+const Empty = ({ siteKey }: { siteKey: string }) => {
+  const setup = useApi<Setup>(`/api/v1/sites/${segment(siteKey)}/setup`);
+  return (
+    <section class="empty" aria-labelledby="empty-title">
+      <h2 id="empty-title">Nothing received in this range</h2>
+      <p>Paste this script tag into every page of the site; reports appear here as they arrive.</p>
+      {setup.state == 'ready' ? <pre class="snippet"><code>{setup.data.snippet}</code></pre> : <Status loaded={setup} />}
+      <p>
+        <a href={`/sites/${segment(siteKey)}/setup`}>Setup: CSP sources, allowed origins, integrations</a>
+      </p>
+    </section>
+  );
+};
+
+const Errors = ({ siteKey, groups }: { siteKey: string; groups: ErrorGroup[] }) => (
+  <section aria-labelledby="errors-title">
+    <h2 id="errors-title">Errors</h2>
+    {!groups.length ? (
+      <p class="muted">No errors in this range.</p>
+    ) : (
+      <div class="scroll">
+        <table data-testid="error-groups">
+          <thead>
+            <tr>
+              <th scope="col">Error</th>
+              <th scope="col" class="num">Occurrences</th>
+              <th scope="col" class="num">Sessions</th>
+              <th scope="col">First seen</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">Trend</th>
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map((group) => (
+              <tr data-fingerprint={group.fingerprint}>
+                <th scope="row" class="message">
+                  <a href={`/sites/${segment(siteKey)}/errors/${segment(group.fingerprint)}`}>
+                    {clip(`${group.error_name ? `${group.error_name}: ` : ''}${group.error_message}`)}
+                  </a>
+                  <div class="muted small">{clip(group.error_type, 80)}</div>
+                </th>
+                <td class="num" data-testid="count">{count(group.count)}</td>
+                <td class="num" data-testid="sessions">{count(group.sessions)}</td>
+                <td class="when">{time(group.first_seen)}</td>
+                <td class="when">{time(group.last_seen)}</td>
+                <td>
+                  <Chart
+                    small
+                    description={`Occurrences per day: ${(group.daily ?? []).map((day) => `${day.day} ${day.count}`).join(', ')}`}
+                    days={(group.daily ?? []).map((day) => day.day)}
+                    lines={[{ label: 'Occurrences', values: (group.daily ?? []).map((day) => day.count), color: '#b42318' }]}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    )}
+  </section>
+);
+
+const Csp = ({ siteKey, groups }: { siteKey: string; groups: Summary['csp'] }) => (
+  <section aria-labelledby="csp-title">
+    <h2 id="csp-title">CSP violations</h2>
+    {!groups.length ? (
+      <p class="muted">No CSP violations in this range.</p>
+    ) : (
+      <>
+        <div class="scroll">
+          <table data-testid="csp-groups">
+            <thead>
+              <tr>
+                <th scope="col">Directive</th>
+                <th scope="col">Blocked</th>
+                <th scope="col" class="num">Reports</th>
+              </tr>
+            </thead>
+            <tbody>
+              {groups.map((group) => (
+                <tr>
+                  <td class="code">{clip(group.directive, 80)}</td>
+                  <td class="code">{clip(group.blocked_host, 120) || '(none)'}</td>
+                  <td class="num">{count(group.reports)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p>
+          <a href={`/sites/${segment(siteKey)}/setup#csp`}>The suggested policy for these violations</a>
+        </p>
+      </>
+    )}
+  </section>
+);
+
+const Pages = ({ pages }: { pages: PageVitals[] }) => (
+  <section aria-labelledby="pages-title">
+    <h2 id="pages-title">Pages</h2>
+    {!pages.length ? (
+      <p class="muted">No page views with Web Vitals in this range.</p>
+    ) : (
+      <div class="scroll">
+        <table data-testid="pages">
+          <thead>
+            <tr>
+              <th scope="col">Page</th>
+              <th scope="col" class="num">Views</th>
+              {['LCP', 'INP', 'CLS'].map((name) => (
+                <th scope="col" class="num">{name} p75</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {pages.map((page) => (
+              <tr>
+                {/* Stored URLs are text, never links: a javascript: URL must not become clickable. */}
+                <td class="url">{clip(page.page_url) || '(no URL)'}</td>
+                <td class="num">{count(page.sessions)}</td>
+                {['LCP', 'INP', 'CLS'].map((name) => {
+                  const metric = page.metrics[name];
+                  return <td class={`num ${metric?.rating ?? ''}`}>{metricValue(name, metric?.p75)}</td>;
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    )}
+  </section>
+);
+
+/**
+ * `/sites/{site_key}`: one site over a range (24 h, 7 d, 30 d): totals and their daily chart,
+ * errors by fingerprint, CSP violations by directive and blocked host, the Web Vitals, and pages.
+ *
+ * @example
+ * <SitePage email="ann@shop.example" siteKey="3f2a…" />
+ */
+export const SitePage = ({ email, siteKey }: { email: string; siteKey: string }) => {
+  const range = rangeOf(location.search);
+  const since = sinceOf(range);
+  const base = `/api/v1/sites/${segment(siteKey)}`;
+  const summary = useApi<Summary>(`${base}/summary?since=${since}`);
+  const groups = useApi<{ data: ErrorGroup[] }>(`${base}/error-groups?since=${since}`);
+  const daily = useApi<{ days: DailyPoint[] }>(`${base}/daily?since=${since}`);
+  const pages = useApi<{ data: PageVitals[] }>(`${base}/pages?since=${since}`);
+  const sites = useApi<{ data: Array<{ site_key: string; name: string }> }>('/api/v1/sites');
+  const name = sites.state == 'ready' ? (sites.data.data.find((site) => site.site_key == siteKey)?.name ?? siteKey) : siteKey;
+  const loading = [summary, groups, daily, pages].find((loaded) => loaded.state != 'ready');
+  return (
+    <Layout email={email} title={name}>
+      <div class="page-head">
+        <h1>{clip(name, 120)}</h1>
+        <a href={`/sites/${segment(siteKey)}/setup`}>Setup</a>
+      </div>
+      <RangePicker current={range} />
+      {loading || summary.state != 'ready' || groups.state != 'ready' || daily.state != 'ready' || pages.state != 'ready' ? (
+        <Status loaded={loading as Parameters<typeof Status>[0]['loaded']} />
+      ) : (
+        (() => {
+          const days = daily.data.days;
+          const totals = { errors: 0, csp: 0, page_views: 0 };
+          for (const day of days) for (const key of ['errors', 'csp', 'page_views'] as const) totals[key] += day[key];
+          if (!totals.errors && !totals.csp && !totals.page_views) return <Empty siteKey={siteKey} />;
+          return (
+            <>
+              <section aria-labelledby="activity-title">
+                <h2 id="activity-title">Activity</h2>
+                <p class="totals">
+                  <span><strong>{count(totals.errors)}</strong> errors</span> · <span><strong>{count(totals.csp)}</strong> CSP violations</span> ·{' '}
+                  <span><strong>{count(totals.page_views)}</strong> page views</span>
+                </p>
+                <Chart
+                  description={`Per day: ${days.map((day) => `${day.day}: ${day.errors} errors, ${day.csp} CSP violations, ${day.page_views} page views`).join('; ')}`}
+                  days={days.map((day) => day.day)}
+                  lines={[
+                    { label: 'Errors', values: days.map((day) => day.errors), color: '#b42318' },
+                    { label: 'CSP violations', values: days.map((day) => day.csp), color: '#7a4d00' },
+                    { label: 'Page views', values: days.map((day) => day.page_views), color: '#1f5f99' },
+                  ]}
+                />
+                <p class="legend small">
+                  <span class="swatch errors" /> Errors <span class="swatch csp" /> CSP violations <span class="swatch views" /> Page views
+                </p>
+              </section>
+              <Errors siteKey={siteKey} groups={groups.data.data} />
+              <Csp siteKey={siteKey} groups={summary.data.csp} />
+              <section aria-labelledby="vitals-title">
+                <h2 id="vitals-title">Web Vitals</h2>
+                <Vitals vitals={summary.data.vitals} days={days} />
+              </section>
+              <Pages pages={pages.data.data} />
+            </>
+          );
+        })()
+      )}
+    </Layout>
+  );
+};

@@ -1,0 +1,87 @@
+/** The read API's answers as the dashboard reads them (GET /api/openapi.json documents them). */
+
+export interface Site {
+  site_key: string;
+  name: string;
+  allowed_origins: string[];
+  created_at: string;
+}
+
+export interface DailyPoint {
+  day: string;
+  errors: number;
+  error_occurrences: number;
+  csp: number;
+  page_views: number;
+  p75: Record<string, number | null>;
+}
+
+export interface ErrorGroup {
+  fingerprint: string;
+  error_type: string;
+  error_name?: string;
+  error_message: string;
+  reports: number;
+  count: number;
+  sessions: number;
+  first_seen: string;
+  last_seen: string;
+  daily?: Array<{ day: string; count: number }>;
+}
+
+export interface MetricSummary {
+  samples: number;
+  p75: number | null;
+  good: number;
+  needs_improvement: number;
+  poor: number;
+}
+
+export interface Summary {
+  errors: ErrorGroup[];
+  csp: Array<{ directive: string; blocked_host: string; reports: number }>;
+  vitals: Record<string, MetricSummary>;
+}
+
+export interface PageVitals {
+  page_url: string;
+  sessions: number;
+  metrics: Record<string, { samples: number; p75: number; rating: string } | null>;
+}
+
+export interface StoredError {
+  error_type: string;
+  error_message: string;
+  error_name?: string;
+  stack?: string;
+  page_url?: string;
+  source_url?: string;
+  line?: number;
+  column?: number;
+  user_agent?: string;
+  received_at: string;
+}
+
+export interface ErrorGroupDetail {
+  group: ErrorGroup;
+  latest: StoredError | null;
+  daily: Array<{ day: string; reports: number; count: number }>;
+  pages: Array<{ page_url: string; reports: number }>;
+  browsers: Array<{ browser: string; reports: number }>;
+}
+
+export interface Setup {
+  site_key: string;
+  name: string;
+  allowed_origins: string[];
+  api_base: string;
+  ingest_url: string;
+  app_url: string;
+  beacon_url: string;
+  snippet: string;
+  csp_sources: Record<string, string[]>;
+  wordpress: { site_url: string; name: string; plugin_version?: string; last_check_in_at?: string; registered_at: string } | null;
+  agents: Array<{ id: string; hostname: string; os: string; arch: string; agent_version: string; last_heartbeat_at?: string; registered_at: string }>;
+  csp_projects: Array<{ id: number; name: string; mode: string; updated_at: string }>;
+  last_connectivity_check: { at: string; message: string; reports: number } | null;
+}

@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, type Page } from '@playwright/test';
+import { p75Rank } from '../collector/core/vitals';
+import type { Collector } from './fixtures';
+
+/** Where the dashboard's screenshots land: test-results/dashboard/NAME-WIDTH.png (kept after the run). */
+export const SCREENSHOTS = fileURLToPath(new URL('../test-results/dashboard/', import.meta.url));
+
+/** Phone and desktop widths the dashboard must be readable at (issue 14). */
+export const WIDTHS = [360, 1440] as const;
+
+/** Screenshots of the current page at each width, full page. */
+export const screenshots = async (page: Page, name: string) => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    // Charts resize on the next frame.
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
+    // At any width the page never scrolls sideways: long strings wrap, wide tables scroll inside their box.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+};
+
+/** Signs in through the form, as a person does. */
+export const signInWithForm = async (page: Page, url: string, email: string, password: string) => {
+  await page.goto(`${url}/`);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Sites' })).toBeVisible();
+};
+
+/** POSTs reports to the collector as a server would (no Origin), and checks each was accepted. */
+export const ingest = async (collector: Collector, path: string, body: unknown, method = 'POST') => {
+  const response = await fetch(`${collector.url}/api/${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(response.status, await response.clone().text()).toBeLessThan(300);
+};
+
+/** What the dashboard must show, computed directly from what the collector stored (`sitebeacon export`). */
+export const expectedFigures = async (collector: Collector, siteKey: string, message: string) => {
+  const errors = (await collector.exported(siteKey, 'errors')).filter((report) => report.error_message == message);
+  const csp = await collector.exported(siteKey, 'csp');
+  const sessions = await collector.exported(siteKey, 'performance');
+  const lcp = sessions.map((session) => (session.metrics as Record<string, { value: number }>).LCP?.value).filter((value): value is number => value !== undefined);
+  lcp.sort((a, b) => a - b);
+  return {
+    fingerprint: errors[0]!.fingerprint as string,
+    count: errors.reduce((sum, report) => sum + ((report.count as number | undefined) ?? 1), 0),
+    sessions: new Set(errors.map((report) => report.session_id).filter(Boolean)).size,
+    cspImg: csp.filter((report) => report.effective_directive == 'img-src' && report.blocked_host == 'cdn.example').length,
+    lcpP75: lcp[p75Rank(lcp.length)]!,
+    lcpSamples: lcp.length,
+  };
+};

@@ -1,0 +1,10 @@
+// `sitebeacon/playwright`: fixtures and matchers for QA teams' own Playwright tests
+// (../shared/design.md, "Playwright fixtures for QA"). `@playwright/test` is a peer dependency.
+export { test, expect } from './test';
+export type { BeaconOptions, BeaconWorkerOptions, ExistingCollector } from './test';
+export type { BeaconFixture } from './beaconFixture';
+export type { BeaconProblem } from './problems';
+export type { CaptureName } from './page/protocol';
+export type { CspFilter, ErrorFilter, TextMatch } from './verdict';
+export type { MetricName, VitalsExpectation } from './vitalsVerdict';
+export { beaconMatchers } from './matchers';
