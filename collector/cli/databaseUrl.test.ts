@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { main } from '../main';
+import { hashApiKey } from '../core/keys';
 import { createPostgresStore } from '../store/postgres';
 import { POSTGRES_MIGRATIONS } from '../store/postgres/schema';
 import { createSqliteStore } from '../store/sqlite';
@@ -61,6 +62,17 @@ describe('sitebeacon migrate', () => {
     expect(again.out).toMatch(new RegExp(`schema version ${POSTGRES_MIGRATIONS.length}, nothing to do$`));
   });
 
+  test('serve refuses a database it cannot write (a read-only connection): exit 1, naming it without its password and the reason', async () => {
+    await cli(['migrate', '--database-url', schema.url]);
+    const url = new URL(schema.url);
+    url.password = 'not-shown';
+    url.searchParams.set('options', `${url.searchParams.get('options')} -c default_transaction_read_only=on`);
+    const served = await cli(['serve', '--port', '0', '--database-url', url.href]);
+    expect(served.code).toBe(1);
+    expect(served.err).toMatch(/cannot write the database postgres:\/\/[^ ]*:\*\*\*@.*read-only transaction/);
+    expect(served.err).not.toContain('not-shown');
+  });
+
   test('on SQLite: creates and migrates the file', async () => {
     const file = join(dir, 'new', 'sitebeacon.db');
     const { code, out } = await cli(['migrate', '--db', file, '--json']);
@@ -107,6 +119,41 @@ describe('every command takes --database-url', () => {
       const exported = await cli(['export', '--site', site.site_key, '--kind', 'errors', flag, location]);
       expect(exported.code).toBe(0);
       expect(JSON.parse(exported.out)).toMatchObject({ error_message: 'x is not defined', line: 3, received_at: '2026-06-01T00:00:00.000Z' });
+    }
+  });
+
+  test('user add, key revoke, site rotate-key, agent revoke and wordpress revoke work on PostgreSQL as on SQLite', async () => {
+    for (const [flag, location] of [['--database-url', schema.url], ['--db', join(dir, 'revoke.db')]] as const) {
+      const json = async (...argv: string[]) => {
+        const run = await cli([...argv, '--json', flag, location]);
+        expect(run).toMatchObject({ code: 0, err: '' });
+        return JSON.parse(run.out) as Record<string, any>;
+      };
+      const site = (await json('site', 'add', '--origin', 'https://shop.example')).site_key as string;
+      const user = await json('user', 'add', '--email', 'Ann@Shop.example', '--site', site);
+      expect(user).toMatchObject({ email: 'ann@shop.example', site_keys: [site], password: expect.any(String) });
+      expect((await cli(['user', 'add', '--email', 'ann@shop.example', flag, location])).err).toMatch(/exists/);
+      const key = (await json('key', 'create', '--site', site)).api_key as string;
+      const store = flag == '--db' ? createSqliteStore({ file: location }) : await createPostgresStore({ url: location });
+      await store.wordpress.put({ site_key: site, site_url: 'https://shop.example', name: 'Shop' });
+      await store.agents.add({ id: 'agt_cli', token_hash: 'h', hostname: 'web1', os: 'linux', arch: 'amd64', agent_version: '1', site_key: site });
+      await store.close();
+
+      const rotated = await json('site', 'rotate-key', '--site', site);
+      expect(rotated).toMatchObject({ previous_site_key: site, site_key: expect.not.stringMatching(site) });
+      expect(await json('key', 'revoke', key)).toEqual({ revoked: true, name: expect.any(String), site_key: rotated.site_key });
+      expect(await json('agent', 'revoke', 'agt_cli')).toMatchObject({ revoked: true });
+      expect(await json('wordpress', 'revoke', '--site', rotated.site_key)).toEqual({ revoked: true, site_key: rotated.site_key });
+      for (const again of [['key', 'revoke', key], ['agent', 'revoke', 'agt_cli'], ['wordpress', 'revoke', '--site', rotated.site_key], ['site', 'rotate-key', '--site', site]]) {
+        expect((await cli([...again, flag, location])).code).toBe(1);
+      }
+      const after = flag == '--db' ? createSqliteStore({ file: location }) : await createPostgresStore({ url: location });
+      expect(await after.users.findByEmail('ann@shop.example')).toMatchObject({ site_keys: [rotated.site_key] });
+      expect(await after.apiKeys.findByHash(hashApiKey(key))).toBeUndefined();
+      expect(await after.agents.list(rotated.site_key)).toEqual([]);
+      expect(await after.wordpress.get(rotated.site_key)).toBeUndefined();
+      expect(await after.sites.get(site)).toBeUndefined();
+      await after.close();
     }
   });
 

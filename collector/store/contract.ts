@@ -113,7 +113,8 @@ export interface SiteStore {
   /**
    * Gives the site a new public key (`site rotate-key`): everything stored under the old key
    * (reports, sessions, API keys, install, actions, projects, agents) moves to the new one, at once,
-   * and the old key finds nothing from then on. Undefined when no site has `siteKey`; fails if
+   * dashboard users limited to the site see it under its new key, and the old key finds nothing
+   * from then on. Undefined when no site has `siteKey`; fails if
    * `newSiteKey` exists.
    */
   rotateKey(siteKey: string, newSiteKey: string): Promise<Site | undefined>;

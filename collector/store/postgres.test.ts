@@ -66,6 +66,38 @@ describe('PostgreSQL store', () => {
     expect(await sql(schema.url, 'SELECT count(*)::int AS n FROM sitebeacon_schema')).toEqual([{ n: POSTGRES_MIGRATIONS.length + 1 }]);
   });
 
+  test('a read-only connection (a standby, default_transaction_read_only) opens a migrated database and reads, and checkWritable says why it cannot write', async () => {
+    const writable = await open();
+    await seedStore(writable).insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: 'kept' }]);
+    const url = new URL(schema.url);
+    url.searchParams.set('options', `${url.searchParams.get('options')} -c default_transaction_read_only=on`);
+    const readOnly = await createPostgresStore({ url: url.href });
+    stores.push(readOnly);
+    expect((await readOnly.errors.list(DEFAULT_SITE_KEY)).data).toMatchObject([{ error_message: 'kept' }]);
+    const started = performance.now();
+    await expect(readOnly.checkWritable()).rejects.toThrow(/read-only transaction/);
+    expect(performance.now() - started).toBeLessThan(1500);
+    await expect(writable.checkWritable()).resolves.toBeUndefined();
+    expect(await sql(schema.url, 'SELECT version FROM sitebeacon_schema ORDER BY version')).toHaveLength(POSTGRES_MIGRATIONS.length);
+  });
+
+  test('checkWritable rejects within about a second while the probed row is locked elsewhere, and resolves once it is free', async () => {
+    const store = await open();
+    const holder = new pg.Client({ connectionString: schema.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT * FROM sitebeacon_schema FOR UPDATE');
+      const started = performance.now();
+      await expect(store.checkWritable()).rejects.toThrow();
+      expect(performance.now() - started).toBeLessThan(2500);
+      await holder.query('ROLLBACK');
+      await expect(store.checkWritable()).resolves.toBeUndefined();
+    } finally {
+      await holder.end();
+    }
+  });
+
   test('the writes of one event-loop turn commit in one transaction, the next turn in another', async () => {
     const store = await open();
     const seed = seedStore(store);

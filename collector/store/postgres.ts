@@ -1,12 +1,16 @@
 import type { Store } from './contract';
+import { checkWritable } from './postgres/checkWritable';
 import { createGroupCommit } from './postgres/groupCommit';
 import { postgresIntegrations } from './postgres/integrations';
 import { migratePostgres } from './postgres/migrations';
 import { createPool } from './postgres/pool';
 import { postgresPerformance } from './postgres/performance';
+import { postgresPerformanceReads } from './postgres/performanceReads';
+import { postgresReportReads } from './postgres/reportReads';
 import { postgresReports } from './postgres/reports';
 import { postgresRetention } from './postgres/retention';
 import { postgresSites } from './postgres/sites';
+import { postgresUsers } from './postgres/users';
 
 /**
  * The scale-out store (../shared/design.md, "Scale-out: PostgreSQL"): any number of collector
@@ -27,12 +31,17 @@ export const createPostgresStore = async ({ url, poolSize }: { url: string; pool
   }
   const { write, flush } = createGroupCommit(pool);
   let closed: Promise<void> | undefined;
+  const reports = postgresReports(pool, write);
+  const reads = postgresReportReads(pool);
   return {
-    ...postgresSites(pool),
-    ...postgresReports(pool, write),
-    performance: postgresPerformance(pool, write),
+    ...postgresSites(pool, write),
+    errors: { ...reports.errors, ...reads.errors },
+    csp: { ...reports.csp, ...reads.csp },
+    performance: { ...postgresPerformance(pool, write), ...postgresPerformanceReads(pool) },
     ...postgresIntegrations(pool, write),
+    ...postgresUsers(pool),
     retention: postgresRetention(pool),
+    checkWritable: () => checkWritable(pool),
     close() {
       // What is queued is committed before the pool closes.
       closed ??= flush().then(() => pool.end());

@@ -65,4 +65,51 @@ export const describeRetentionContract = (context: () => { store: Store; seed: R
       expect(await seed.stored('performance', shop)).toEqual([]);
       expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000] })).toMatchObject({ samples: 1, p75: 1000 });
     });
+
+    test("after deleteBefore the dashboard's reads count what remains, and a merged CSP violation is deleted and counted once", async () => {
+      const { store, seed } = context();
+      const cutoff = Date.UTC(2026, 5, 10, 12);
+      const day = (n: number) => Date.UTC(2026, 5, 10 + n);
+      const shop = await seed.addSite(['https://shop.example']);
+      const report = (page: string, session: string) => ({ error_type: 'javascript_error', error_message: 'x broke', page_url: page, session_id: session });
+      await seed.insertErrors(shop, [report('https://shop.example/a', 's1')], cutoff - 2 * DAY, 'Firefox/128');
+      await seed.insertErrors(shop, [report('https://shop.example/b', 's2')], cutoff - 3_600_000, 'Firefox/128');
+      await seed.insertErrors(shop, [report('https://shop.example/c', 's3'), report('https://shop.example/c', 's3')], cutoff + 3_600_000, 'Chrome/130');
+      // Each violation arrives twice, the beacon's copy and the browser's report, and is stored once.
+      const copy = (source: 'beacon' | 'report-uri', blocked: string) => ({ ...violation('img-src', blocked), line_number: 3, source });
+      for (const [at, blocked] of [[cutoff - DAY, 'https://old.example/x.png'], [cutoff + 1000, 'https://cdn.example/y.png']] as const) {
+        expect(await seed.insertCsp(shop, [copy('beacon', blocked)], at)).toBe(1);
+        expect(await seed.insertCsp(shop, [copy('report-uri', blocked)], at + 500)).toBe(0);
+      }
+      await seed.upsertSession(shop, { session_id: 'gone', page_url: 'https://shop.example/a', metrics: { LCP: { value: 4000 } } }, cutoff - 2 * DAY);
+      await seed.upsertSession(shop, { session_id: 'kept', page_url: 'https://shop.example/b', metrics: { LCP: { value: 1000 } } }, cutoff - 2 * DAY);
+      await seed.upsertSession(shop, { session_id: 'kept', metrics: { CLS: { value: 0.1 } } }, cutoff + 1000);
+      await seed.upsertSession(shop, { session_id: 'new', page_url: 'https://shop.example/c', metrics: { LCP: { value: 2000 } } }, cutoff + 1000);
+
+      // 2 error reports, 1 CSP report (of 2 copies), 1 session.
+      expect(await store.retention.deleteBefore(cutoff, { limit: 1000 })).toBe(4);
+
+      const [group] = await store.errors.groups(shop, {});
+      expect(group).toMatchObject({ reports: 2, count: 2, first_seen: cutoff + 3_600_000 });
+      for (const since of [undefined, cutoff - 10 * DAY]) {
+        expect(await store.errors.daily(shop, { since })).toEqual([{ day: day(0), reports: 2, count: 2 }]);
+        expect(await store.errors.daily(shop, { since, fingerprint: group!.fingerprint })).toEqual([{ day: day(0), reports: 2, count: 2 }]);
+        expect(await store.csp.daily(shop, { since })).toEqual([{ day: day(0), reports: 1 }]);
+      }
+      expect(await store.errors.sessions(shop, { fingerprint: group!.fingerprint })).toBe(1);
+      expect(await store.errors.latest(shop, group!.fingerprint)).toMatchObject({ page_url: 'https://shop.example/c' });
+      expect(await store.errors.breakdown(shop, { fingerprint: group!.fingerprint, field: 'user_agent', limit: 10 })).toEqual([{ value: 'Chrome/130', reports: 2 }]);
+      expect(await seed.stored('csp', shop)).toMatchObject([{ blocked_uri: 'https://cdn.example/y.png', sources: ['beacon', 'report-uri'] }]);
+      expect(await store.csp.groups(shop, {})).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example', reports: 1 }]);
+      // A session is kept whole while it was updated after the cutoff, its older metrics too.
+      expect(await store.performance.daily(shop)).toEqual([{ day: day(-2), sessions: 1 }, { day: day(0), sessions: 1 }]);
+      expect(await store.performance.metricDaily(shop, { name: 'LCP' })).toEqual([
+        { day: day(-2), samples: 1, p75: 1000 },
+        { day: day(0), samples: 1, p75: 2000 },
+      ]);
+      expect(await store.performance.pages(shop, { limit: 10 })).toEqual([
+        { page_url: 'https://shop.example/b', sessions: 1, metrics: { LCP: { samples: 1, p75: 1000 }, CLS: { samples: 1, p75: 0.1 } } },
+        { page_url: 'https://shop.example/c', sessions: 1, metrics: { LCP: { samples: 1, p75: 2000 } } },
+      ]);
+    });
   });

@@ -425,6 +425,8 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
           await store.cspProjects.create({ site_key: site, name: site, mode: 'report-only', base_policy: "default-src 'self'" });
           await store.agents.add({ id: `agt_${site}`, token_hash: hashApiKey(site), hostname: 'h', os: 'linux', arch: 'amd64', agent_version: '1', site_key: site });
         }
+        const limited = await store.users.create({ email: 'ann@shop.example', password_hash: 'h', site_keys: [blog, shop] });
+        const every = await store.users.create({ email: 'bob@shop.example', password_hash: 'h', site_keys: undefined });
         const rotated = await store.sites.rotateKey(shop, 'newshopkey');
         expect(rotated).toMatchObject({ site_key: 'newshopkey', name: 'Shop', allowed_origins: ['https://shop.example'] });
         for (const view of [store, await reopen()]) {
@@ -446,6 +448,8 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
           expect((await view.errors.list(blog)).data).toHaveLength(1);
           expect((await view.apiKeys.findByHash(hashApiKey(`key-${blog}`)))?.site_key).toBe(blog);
           expect((await view.agents.get(`agt_${blog}`))?.site_key).toBe(blog);
+          expect(await view.users.findByEmail(limited.email)).toEqual({ ...limited, site_keys: [blog, 'newshopkey'] });
+          expect(await view.users.findByEmail(every.email)).toEqual(every);
         }
         expect(await store.sites.rotateKey('nope', 'other')).toBeUndefined();
         await expect(store.sites.rotateKey('newshopkey', blog)).rejects.toThrow();

@@ -51,6 +51,15 @@ export const postgresIntegrations = (
           [siteKey, Date.now(), checkIn.status, checkIn.plugin_version, checkIn.wordpress_version, checkIn.php_version],
         );
       },
+      async revoke(siteKey) {
+        // Pending actions first, then the install, in one transaction: its row count says whether there was one.
+        return write({
+          run: async (client) => {
+            await run(client, `DELETE FROM site_actions WHERE site_key = $1 AND status = 'pending'`, [siteKey]);
+            return ((await run(client, 'DELETE FROM wordpress_installs WHERE site_key = $1', [siteKey])).rowCount ?? 0) > 0;
+          },
+        });
+      },
     },
     actions: {
       async add(siteKey, { type, payload }) {
@@ -110,10 +119,17 @@ export const postgresIntegrations = (
         return (await getAgent(agent.id))!;
       },
       get: getAgent,
+      async list(siteKey) {
+        const { rows } = await run(pool, 'SELECT * FROM server_agents WHERE site_key = $1 ORDER BY registered_at, id COLLATE "C"', [siteKey]);
+        return rows.map((row) => toRecord<ServerAgent>(row, WITH_JSON_STATUS));
+      },
       async recordHeartbeat(id, { agent_version, status }) {
         await written('UPDATE server_agents SET last_heartbeat_at = $2, status = $3, agent_version = coalesce($4, agent_version) WHERE id = $1', [
           id, Date.now(), status, agent_version,
         ]);
+      },
+      async revoke(id) {
+        return write({ run: async (client) => ((await run(client, 'DELETE FROM server_agents WHERE id = $1', [id])).rowCount ?? 0) > 0 });
       },
     },
   };

@@ -1,8 +1,25 @@
-import type { Pool } from './pool';
+import type { Client, Pool } from './pool';
 import { POSTGRES_MIGRATIONS } from './schema';
 
 /** Any constant: the advisory lock that serialises migrations of one database between processes. */
 const MIGRATION_LOCK = 0x5174_b3ac;
+
+/** The newest version applied, 0 on an empty database. */
+const appliedVersion = async (client: Client) => {
+  // Two queries: a statement naming a table that does not exist fails when parsed, whatever its CASE.
+  const { rows: [found] } = await client.query<{ exists: boolean }>(`SELECT to_regclass('sitebeacon_schema') IS NOT NULL AS exists`);
+  if (!found?.exists) return 0;
+  const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM sitebeacon_schema');
+  return rows[0]?.version ?? 0;
+};
+
+/** A schema newer than this collector knows is refused, naming both versions; else the version. */
+const refuseNewer = (applied: number) => {
+  if (applied > POSTGRES_MIGRATIONS.length) {
+    throw new Error(`the database has schema version ${applied}, newer than this collector knows (${POSTGRES_MIGRATIONS.length}); upgrade sitebeacon`);
+  }
+  return applied;
+};
 
 /** What a migration did: the schema version found and the one left. */
 export interface MigrationResult {
@@ -24,16 +41,14 @@ export const migratePostgres = async (pool: Pool, target = POSTGRES_MIGRATIONS.l
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
+    // Up to date: nothing to lock or create. A read-only connection (a standby, a read-only role)
+    // then opens, and checkWritable() says why it cannot write, instead of CREATE failing here.
+    const seen = await appliedVersion(client);
+    if (seen >= target) return { from: refuseNewer(seen), to: seen };
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await client.query('CREATE TABLE IF NOT EXISTS sitebeacon_schema (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
-      const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM sitebeacon_schema');
-      const applied = rows[0]?.version ?? 0;
-      if (applied > POSTGRES_MIGRATIONS.length) {
-        throw new Error(
-          `the database has schema version ${applied}, newer than this collector knows (${POSTGRES_MIGRATIONS.length}); upgrade sitebeacon`,
-        );
-      }
+      const applied = refuseNewer(await appliedVersion(client));
       for (let version = applied; version < target; version++) {
         await client.query('BEGIN');
         try {

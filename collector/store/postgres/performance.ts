@@ -17,7 +17,7 @@ const METRIC_AT_RANK = `SELECT value FROM performance_metrics WHERE site_key = $
  * arriving at two processes merges), and one row per metric in `performance_metrics` for the
  * summary's indexed p75, as sqlite/performance.ts.
  */
-export const postgresPerformance = (pool: Pool, write: Write): PerformanceSessionStore => {
+export const postgresPerformance = (pool: Pool, write: Write): Omit<PerformanceSessionStore, 'daily' | 'metricDaily' | 'pages'> => {
   const list = pagedList<StoredPerformanceSession>(pool, 'performance_sessions', 'updated_at');
   return {
     upsert: (siteKey, session, context) => write({ add: (batch) => batch.addSession(siteKey, session, context) }),

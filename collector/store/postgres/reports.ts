@@ -9,17 +9,19 @@ import { pagedList, run } from './rows';
 const DAY = 86_400_000;
 
 // $1 site, $2 since (ms), $3 the day `since` falls in, $4 limit, $5 the error types left out (a JSON
-// array, as the excluded parts of the SQLite query). Whole days after `since` come from
-// the per-day aggregates, the day of `since` from the reports themselves: exact for any `since`,
-// as sqlite/reports.ts. The group's type, name and message are those of its latest part.
-const ERROR_GROUPS = `WITH parts AS (
+// array, as the excluded parts of the SQLite query), $6 the one fingerprint (with `filter`). Whole
+// days after `since` come from the per-day aggregates, the day of `since` from the reports
+// themselves: exact for any `since`, as sqlite/reports.ts. The group's type, name and message are
+// those of its latest part. Two statements rather than `($6 IS NULL OR ...)`, which a generic plan
+// of the prepared statement could not narrow to the fingerprint indexes.
+const errorGroupsOf = (filter: string) => `WITH parts AS (
     SELECT fingerprint, reports, count, first_seen, last_seen, error_type, error_name, error_message
-    FROM error_groups WHERE site_key = $1 AND day > $3
+    FROM error_groups WHERE site_key = $1 ${filter} AND day > $3
     UNION ALL
     SELECT fingerprint, COUNT(*), SUM(coalesce(count, 1)), MIN(received_at), MAX(received_at),
       (array_agg(error_type ORDER BY received_at DESC, id DESC))[1], (array_agg(error_name ORDER BY received_at DESC, id DESC))[1],
       (array_agg(error_message ORDER BY received_at DESC, id DESC))[1]
-    FROM error_reports WHERE site_key = $1 AND received_at >= $2 AND received_at < ($3 + 1) * ${DAY}
+    FROM error_reports WHERE site_key = $1 ${filter} AND received_at >= $2 AND received_at < ($3 + 1) * ${DAY}
     GROUP BY fingerprint
   ),
   kept AS (SELECT * FROM parts WHERE error_type NOT IN (SELECT jsonb_array_elements_text($5::jsonb)))
@@ -27,6 +29,8 @@ const ERROR_GROUPS = `WITH parts AS (
     (array_agg(error_name ORDER BY last_seen DESC))[1] AS error_name, (array_agg(error_message ORDER BY last_seen DESC))[1] AS error_message,
     SUM(reports) AS reports, SUM(count) AS count, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen
   FROM kept GROUP BY fingerprint ORDER BY count DESC, last_seen DESC, fingerprint LIMIT $4`;
+const ERROR_GROUPS = errorGroupsOf('');
+const ONE_ERROR_GROUP = errorGroupsOf('AND fingerprint = $6');
 
 const CSP_GROUPS = `WITH parts AS (
     SELECT directive, blocked_host, reports FROM csp_groups WHERE site_key = $1 AND day > $3
@@ -57,7 +61,10 @@ const EVIDENCE = `WITH top AS (
  * multi-row INSERT per table and group, the per-day aggregates `error_groups` and `csp_groups`
  * kept in the same transaction); the summary reads the aggregates as sqlite/reports.ts does.
  */
-export const postgresReports = (pool: Pool, write: Write): { errors: ErrorReportStore; csp: CspReportStore } => {
+export const postgresReports = (
+  pool: Pool,
+  write: Write,
+): { errors: Pick<ErrorReportStore, 'insert' | 'list' | 'groups'>; csp: Omit<CspReportStore, 'daily'> } => {
   const range = (site: string, since = 0, limit = 50) => [site, since, Math.floor(since / DAY), limit];
   const listErrors = pagedList<StoredErrorReport>(pool, 'error_reports', 'received_at');
   const listCsp = pagedList<StoredCspReport>(pool, 'csp_reports', 'received_at');
@@ -65,8 +72,13 @@ export const postgresReports = (pool: Pool, write: Write): { errors: ErrorReport
     errors: {
       insert: (siteKey, reports, context) => write({ add: (batch) => batch.addErrors(siteKey, reports, context) }),
       list: listErrors,
-      async groups(siteKey, { since, limit, excludeTypes = [] } = {}) {
-        return (await run<ErrorGroupRow>(pool, ERROR_GROUPS, [...range(siteKey, since, limit), excludeTypes], 'error_groups')).rows;
+      async groups(siteKey, { since, limit, fingerprint, excludeTypes = [] } = {}) {
+        const params = [...range(siteKey, since, limit), excludeTypes];
+        const { rows } =
+          fingerprint === undefined
+            ? await run<ErrorGroupRow>(pool, ERROR_GROUPS, params, 'error_groups')
+            : await run<ErrorGroupRow>(pool, ONE_ERROR_GROUP, [...params, fingerprint], 'one_error_group');
+        return rows;
       },
     },
     csp: {

@@ -2,10 +2,11 @@ import { DEFAULT_SITE_KEY } from '../../core/records';
 
 /**
  * Schema versions of the PostgreSQL store, oldest first. Version 1 is the SQLite store's schema at
- * its version 5 (sqlite/migrations.ts), version 2 its version 6, column for column and in the same order, so that records
- * read the same from either: times are int8 milliseconds, JSON is text, except `metrics` which is
- * jsonb so that two processes merge a session's metrics in one statement (`||`). Integers are int8
- * (the schemas allow up to 2^31), finite numbers float8. Never edit a version that has shipped: add one.
+ * its version 5 (sqlite/migrations.ts), version 2 its version 6, version 3 its version 7, column
+ * for column and in the same order, so that records read the same from either: times are int8
+ * milliseconds, JSON is text, except `metrics` which is jsonb so that two processes merge a
+ * session's metrics in one statement (`||`). Integers are int8 (the schemas allow up to 2^31),
+ * finite numbers float8. Never edit a version that has shipped: add one.
  */
 export const POSTGRES_MIGRATIONS: string[] = [
   `CREATE TABLE sites (
@@ -164,4 +165,20 @@ export const POSTGRES_MIGRATIONS: string[] = [
    ALTER TABLE csp_reports ADD COLUMN sources TEXT;
    ALTER TABLE csp_reports ADD COLUMN violation_key TEXT;
    CREATE INDEX csp_reports_by_violation ON csp_reports (site_key, violation_key, received_at) WHERE violation_key IS NOT NULL;`,
+  // 3: dashboard users and their sessions (design, "Dashboard, sign-in and documentation"), as the
+  // SQLite store's version 7. `site_keys` is a JSON array as text, as there.
+  `CREATE TABLE users (
+     id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     email TEXT NOT NULL UNIQUE,
+     password_hash TEXT NOT NULL,
+     site_keys TEXT,
+     created_at BIGINT NOT NULL
+   );
+   CREATE TABLE user_sessions (
+     token_hash TEXT PRIMARY KEY,
+     user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+     created_at BIGINT NOT NULL,
+     expires_at BIGINT NOT NULL
+   );
+   CREATE INDEX user_sessions_by_expiry ON user_sessions (expires_at);`,
 ];
