@@ -37,13 +37,30 @@ const admin = async (url, sql) => {
   }
 };
 
+/**
+ * The benchmarks' PostgreSQL server: SITEBEACON_BENCH_DATABASE_URL (a server of yours), else a
+ * throw-away one from the system's PostgreSQL with fsync on. `database()` makes a fresh database
+ * on it, `drop()` removes that again.
+ */
+export const openBenchPostgres = async () => {
+  const server = process.env.SITEBEACON_BENCH_DATABASE_URL ? undefined : await startPostgresServer({ durable: true });
+  const adminUrl = process.env.SITEBEACON_BENCH_DATABASE_URL || server.url('postgres');
+  return {
+    async database() {
+      const name = `sitebeacon_bench_${randomBytes(4).toString('hex')}`;
+      await admin(adminUrl, `CREATE DATABASE ${name}`);
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return { url: url.href, drop: () => admin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+    },
+    stop: () => server?.stop(),
+  };
+};
+
 /** One measurement on a fresh database: `processes` collectors, the connections split between them. */
-const measure = async (adminUrl, scenario, processes, duration) => {
-  const name = `sitebeacon_bench_${randomBytes(4).toString('hex')}`;
-  await admin(adminUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const args = [CLI, 'serve', '--json', '--port', '0', '--database-url', url.href, '--rate-limit', '0', '--site-rate-limit', '0', '--log-level', 'silent'];
+const measure = async (postgres, scenario, processes, duration) => {
+  const database = await postgres.database();
+  const args = [CLI, 'serve', '--json', '--port', '0', '--database-url', database.url, '--rate-limit', '0', '--site-rate-limit', '0', '--log-level', 'silent'];
   const collectors = [];
   try {
     // One after the other: the first migrates the new database.
@@ -59,21 +76,20 @@ const measure = async (adminUrl, scenario, processes, duration) => {
     };
   } finally {
     await Promise.all(collectors.map((collector) => collector.stop()));
-    await admin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await database.drop();
   }
 };
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export const postgresIngestBench = async ({ duration = 5, runs = 3 } = {}) => {
-  const server = process.env.SITEBEACON_BENCH_DATABASE_URL ? undefined : await startPostgresServer({ durable: true });
-  const adminUrl = process.env.SITEBEACON_BENCH_DATABASE_URL || server.url('postgres');
+  const postgres = await openBenchPostgres();
   const rows = [];
   try {
     for (const scenario of scenarios) {
       for (const processes of [1, 2]) {
         const measured = [];
-        for (let run = 0; run < runs; run++) measured.push(await measure(adminUrl, scenario, processes, duration));
+        for (let run = 0; run < runs; run++) measured.push(await measure(postgres, scenario, processes, duration));
         rows.push({
           scenario: scenario.name,
           store: `PostgreSQL, ${processes} process${processes > 1 ? 'es' : ''}`,
@@ -86,7 +102,7 @@ export const postgresIngestBench = async ({ duration = 5, runs = 3 } = {}) => {
       }
     }
   } finally {
-    server?.stop();
+    postgres.stop();
   }
   return rows;
 };

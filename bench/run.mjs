@@ -3,6 +3,8 @@
 //   BENCH_DURATION=5     seconds of load per ingest measurement
 //   BENCH_REPORTS=1000000  reports seeded for the /summary measurement
 //   BENCH_RUNS=3         runs of each PostgreSQL measurement (the median is shown)
+//   BENCH_RETENTION_ROWS=1000000  old reports `serve --retention-days` deletes under load, per store
+//   BENCH_RETENTION_RATE=200      requests/s of ingest meanwhile
 //   BENCH_SOAK_SECONDS=300 seconds of the soak whose memory is a goal (0 skips it)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beaconBench } from './beacon.mjs';
@@ -10,11 +12,14 @@ import { cspSuggestionBench } from './cspSuggestion.mjs';
 import { goalRows, sizeFigures, soakFigures } from './goals.mjs';
 import { ingestBench } from './ingest.mjs';
 import { postgresIngestBench } from './postgres.mjs';
+import { retentionBench } from './retention.mjs';
 import { summaryBench } from './summary.mjs';
 
 const duration = Number(process.env.BENCH_DURATION || 5);
 const reports = Number(process.env.BENCH_REPORTS || 1_000_000);
 const runs = Number(process.env.BENCH_RUNS || 3);
+const retentionRows = Number(process.env.BENCH_RETENTION_ROWS || 1_000_000);
+const retentionRate = Number(process.env.BENCH_RETENTION_RATE || 200);
 const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 const round = (value, digits = 0) => Number(value.toFixed(digits));
 
@@ -24,6 +29,7 @@ const results = {
   node: process.version,
   ingest: await ingestBench({ duration }),
   postgres: await postgresIngestBench({ duration, runs }),
+  retention: await retentionBench({ rows: retentionRows, rate: retentionRate, duration }),
   summary: await summaryBench({ reports }),
   beacon: await beaconBench(),
   cspSuggestion: await cspSuggestionBench(),
@@ -57,6 +63,22 @@ console.table(
       .map((row) => [`${row.scenario}, SQLite`, { 'req/s': round(row.sitebeacon.requestsPerSecond), 'reports/s': round(row.sitebeacon.reportsPerSecond), 'p99 ms': row.sitebeacon.p99Ms, 'non-2xx': row.sitebeacon.non2xx + row.sitebeacon.errors }]),
     ...results.postgres.map((row) => [`${row.scenario}, ${row.store}`, { 'req/s': round(row.requestsPerSecond), 'reports/s': round(row.reportsPerSecond), 'p99 ms': row.p99Ms, 'non-2xx': row.non2xx }]),
   ]),
+);
+console.log(`\nRetention: serve --retention-days 1 deleting ${retentionRows} old reports while ${retentionRate} single reports/s arrive`);
+console.table(
+  Object.fromEntries(
+    results.retention.map((row) => [
+      row.store,
+      {
+        'deletion s': round(row.deletionSeconds, 1),
+        'rows/s': round(row.rowsPerSecond),
+        'ingest p99 ms meanwhile': row.p99Ms,
+        'ingest p99 ms, nothing to delete': row.p99IdleMs,
+        'non-2xx': row.non2xx,
+        'aggregates = reports': row.aggregatesConsistent,
+      },
+    ]),
+  ),
 );
 const { summary, beacon, cspSuggestion } = results;
 const ms = (value) => round(value, 3);
