@@ -26,6 +26,11 @@ export interface BeaconContext {
   _endpoints: Endpoints;
   /** Identifies this page view. */
   _sessionId: string;
+  /**
+   * Adds a window listener, guarded by monitor(), that `stop()` removes: a capture that only
+   * listens returns nothing.
+   */
+  _listen<E extends Event>(type: string, listener: (event: E) => unknown, capture?: boolean): void;
 }
 
 /** Installs listeners for one kind of capture; returns what removes them. */
@@ -64,6 +69,7 @@ const MAX_REPORTS_PER_PAGE = 25;
 type Queued = { session_id?: string; count?: number };
 
 const noop = () => {};
+const identity = <T>(value: T) => value;
 const noopBeacon: Beacon = { captureError: noop, flush: async () => {}, stop: noop };
 
 /**
@@ -76,7 +82,7 @@ const noopBeacon: Beacon = { captureError: noop, flush: async () => {}, stop: no
  */
 export const init = (options: BeaconOptions): Beacon => {
   // Server-side rendering, workers: nothing to watch, nothing to send.
-  if (typeof document == 'undefined') return noopBeacon;
+  if (!globalThis.document) return noopBeacon;
 
   const endpoints = resolveEndpoints(options, location.origin);
   const transport = createTransport();
@@ -87,8 +93,8 @@ export const init = (options: BeaconOptions): Beacon => {
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const flush = (atExit?: boolean) => {
-    clearTimeout(timer);
-    timer = undefined;
+    // clearTimeout returns undefined: the timer is cleared and forgotten in one statement.
+    timer = clearTimeout(timer) as undefined;
     const reports = Object.values(queued);
     queued = {};
     const send = (kind: ReportKind, body: string, key?: string) => transport._send(endpoints[kind], body, atExit, key);
@@ -102,17 +108,15 @@ export const init = (options: BeaconOptions): Beacon => {
   };
 
   const report = (kind: ReportKind, value: object | null | false | undefined | void) => {
-    if (options.beforeSend) {
-      // A throwing beforeSend leaves the report as it was.
-      try {
-        value = options.beforeSend(value as object, kind);
-      } catch {}
-      if (!value) return;
-    }
+    // A throwing beforeSend leaves the report as it was; without one, every report is kept.
+    try {
+      value = (options.beforeSend || identity)(value as object, kind);
+    } catch {}
+    if (!value) return;
     const queue = value as Queued;
     if (kind == 'error') queue.session_id = context._sessionId;
     // A session is queued as the live object: what is sent is its state at the flush.
-    const key = kind + (kind == 'performance' ? queue.session_id : JSON.stringify(value, (name, field) => (name == 'timestamp' ? 0 : field)));
+    const key = kind + (kind == 'performance' ? queue.session_id : JSON.stringify({ ...value, timestamp: 0 }));
     const same = queued[key];
     if (same) {
       if (kind == 'error') same[1].count = (same[1].count || 1) + 1;
@@ -124,20 +128,20 @@ export const init = (options: BeaconOptions): Beacon => {
   };
   const onTimer = monitor(flush);
 
+  const stoppers: Array<() => void> = [];
   const context: BeaconContext = {
     _report: monitor(report),
     _block: transport._block,
     _endpoints: endpoints,
     _sessionId: randomId(),
+    _listen: (type, listener, capture) => void stoppers.push(listen(type, monitor(listener), capture)),
   };
 
   // Page exit: flush when hidden and on pagehide, never on unload (it keeps pages out of the
   // back/forward cache). The hidden listener is on window in the bubble phase so that it runs
   // after web-vitals' capture-phase listener has reported the final CLS and INP.
-  const stoppers = [
-    listen('visibilitychange', monitor(() => document.visibilityState == 'hidden' && flush(true))),
-    listen('pagehide', monitor(() => flush(true))),
-  ];
+  context._listen('visibilitychange', () => document.visibilityState == 'hidden' && flush(true));
+  context._listen('pagehide', () => flush(true));
   for (const capture of options.capture || []) {
     const stop = monitor(capture)(context);
     if (stop) stoppers.push(stop);

@@ -9,9 +9,9 @@ import { monitor } from './lib/monitor';
 export const KEEPALIVE_QUOTA = 65536;
 /** One body is kept well under the quota, so several sends fit at page exit. */
 export const MAX_BODY_BYTES = 16384;
+/** Five attempts: the longest backoff is 1 s x 2^3 = 8 s (less jitter), so it needs no cap. */
 const MAX_ATTEMPTS = 5;
 const FIRST_RETRY_DELAY = 1000;
-const MAX_RETRY_DELAY = 60000;
 /** Bodies waiting for a retry; past this, new failures are dropped (a bounded queue). */
 const MAX_WAITING = 20;
 
@@ -44,7 +44,7 @@ export const createTransport = (): Transport => {
 
   const send = (url: string, body: string, atExit?: boolean, key?: string, attempt = 0): Promise<unknown> | undefined => {
     // Called again later, unless blocked meanwhile or a newer body of the same key was sent.
-    const later = (delay: number, next = attempt) => {
+    const later = (delay: number, next = attempt): undefined => {
       pausedUntil = Math.max(pausedUntil, Date.now() + delay);
       if (next < MAX_ATTEMPTS && waiting < MAX_WAITING) {
         waiting++;
@@ -61,12 +61,12 @@ export const createTransport = (): Transport => {
     // While the collector asked us to wait (429, 5xx, or it is unreachable), new bodies wait too;
     // but not at page exit, where waiting is losing: Chromium rejects an in-flight keepalive fetch
     // at pagehide ("Failed to fetch") although it goes on, and that must not hold back the last snapshot.
-    if (!atExit && Date.now() < pausedUntil) return void later(0);
-    if (atExit && navigator.sendBeacon?.(url, body)) return;
+    // (later() returns undefined: a paused body is scheduled, and this send ends.)
+    if (atExit ? navigator.sendBeacon?.(url, body) : Date.now() < pausedUntil && !later(0)) return;
     const size = byteLength(body);
     const counted = inflightBytes + size <= KEEPALIVE_QUOTA ? size : 0;
     const retry = (delay: number) =>
-      later(delay || Math.min(FIRST_RETRY_DELAY * 2 ** attempt, MAX_RETRY_DELAY) * (0.5 + Math.random() / 2), attempt + 1);
+      later(delay || FIRST_RETRY_DELAY * 2 ** attempt * (0.5 + Math.random() / 2), attempt + 1);
     // Where fetch is missing this throws, and the caller's monitor() contains it.
     const request = fetch(url, {
       method: 'POST',
@@ -78,7 +78,8 @@ export const createTransport = (): Transport => {
     inflightBytes += counted;
     return request
       .then(
-        ({ status, headers }) => (status == 429 || status >= 500) && retry(Number(headers.get('retry-after')) * 1000),
+        // An HTTP-date Retry-After is NaN here: the usual backoff then.
+        ({ status, headers }) => (status == 429 || status >= 500) && retry(+headers.get('retry-after')! * 1000),
         () => retry(0),
       )
       .finally(() => (inflightBytes -= counted));

@@ -1,7 +1,6 @@
 import type { Metric } from 'web-vitals';
 import type { Capture } from './init';
 import { cleanUrl } from './lib/cleanUrl';
-import { listen } from './lib/listen';
 import { monitor } from './lib/monitor';
 import { randomId } from './lib/randomId';
 import type { WirePerformanceSession } from './lib/wire';
@@ -56,13 +55,6 @@ export const vitalsSession =
       context._report('performance', session);
     });
 
-    const stoppers = [
-      source(onMetric),
-      listen(
-        'pageshow',
-        monitor((event: PageTransitionEvent) => event.persisted && start(randomId())),
-        true,
-      ),
-    ];
-    return () => stoppers.map((stop) => stop());
+    context._listen('pageshow', (event: PageTransitionEvent) => event.persisted && start(randomId()), true);
+    return source(onMetric);
   };

@@ -1,5 +1,4 @@
 import type { WireErrorReport } from './wire';
-import { cleanUrl } from './cleanUrl';
 import { setGiven } from './setGiven';
 
 /** The design's error report (wire format, beacon to collector): ./wire.ts. */
@@ -10,10 +9,9 @@ const MAX_STACK = 4000;
 const MAX_MESSAGE = 1000;
 
 const describe = (value: unknown): string => {
-  if (typeof value === 'string') return value;
   try {
     // A plain object reason says more as JSON than as "[object Object]".
-    return JSON.stringify(value) ?? String(value);
+    return typeof value == 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {
     return String(value);
   }
@@ -37,14 +35,12 @@ export const toErrorReport = (
   column?: number,
 ): ErrorReport => {
   const error = thrown instanceof Error ? thrown : undefined;
-  // A thrown value that is not an Error has no message of its own: describe the value itself.
-  const report = {
-    error_type: type,
-    error_message: cleanUrl((error ? error.message : fallbackMessage || describe(thrown)).slice(0, MAX_MESSAGE)),
-    page_url: cleanUrl(location.href),
-    timestamp: Date.now(),
-  } as ErrorReport & Record<string, unknown>;
+  // error_message is required (spec section 2): set even when empty, then cleaned below when given.
+  const report = { error_type: type, error_message: '', timestamp: Date.now() } as ErrorReport & Record<string, unknown>;
   const stack = error?.stack;
+  // A thrown value that is not an Error has no message of its own: describe the value itself.
+  setGiven(report, 'error_message', (error ? error.message : fallbackMessage || describe(thrown)).slice(0, MAX_MESSAGE));
+  setGiven(report, 'page_url', location.href);
   setGiven(report, 'error_name', error?.name);
   setGiven(report, 'stack', typeof stack == 'string' && stack.slice(0, MAX_STACK));
   setGiven(report, 'source_url', source);
