@@ -148,7 +148,7 @@ export const init = (options: BeaconOptions): Beacon => {
   }
 
   return {
-    captureError: monitor((error: unknown) => report('error', toErrorReport(error, 'manual'))),
+    captureError: monitor((error: unknown) => report('error', toErrorReport('manual', error))),
     flush: () => monitor(flush)() || Promise.resolve(),
     stop: monitor(() => {
       for (const stop of stoppers.splice(0)) monitor(stop)();

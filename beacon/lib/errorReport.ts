@@ -17,34 +17,35 @@ const describe = (value: unknown): string => {
   }
 };
 
+/** Where an error came from, as an `ErrorEvent` says it: the message for a thrown value that is not an Error, the source, line and column. */
+export type ErrorOrigin = Partial<Pick<ErrorEvent, 'message' | 'filename' | 'lineno' | 'colno'>>;
+
 /**
  * Builds an error report from anything that was thrown or rejected, and where it came from when
- * the browser says. Only what the browser gave is sent: an empty name, stack or source and a zero
- * line or column ("unknown") are left out, and URLs in the message, the stack and the source lose
- * their credentials and fragments.
+ * the browser says (an `ErrorEvent` is passed as it is). Only what the browser gave is sent: an
+ * empty name, stack or source and a zero line or column ("unknown") are left out, and URLs in the
+ * message, the stack and the source lose their credentials and fragments.
  *
  * @example
- * toErrorReport(new TypeError('x is undefined'), 'manual')
+ * toErrorReport('manual', new TypeError('x is undefined'))
+ * toErrorReport('javascript_error', event.error, event) // event: an ErrorEvent
  */
 export const toErrorReport = (
-  thrown: unknown,
   type: ErrorReport['error_type'],
-  fallbackMessage?: string,
-  source?: string,
-  line?: number,
-  column?: number,
+  thrown: unknown,
+  { message, filename, lineno, colno }: ErrorOrigin = {},
 ): ErrorReport => {
   const error = thrown instanceof Error ? thrown : undefined;
   // error_message is required (spec section 2): set even when empty, then cleaned below when given.
   const report = { error_type: type, error_message: '', timestamp: Date.now() } as ErrorReport & Record<string, unknown>;
   const stack = error?.stack;
   // A thrown value that is not an Error has no message of its own: describe the value itself.
-  setGiven(report, 'error_message', (error ? error.message : fallbackMessage || describe(thrown)).slice(0, MAX_MESSAGE));
+  setGiven(report, 'error_message', (error ? error.message : message || describe(thrown)).slice(0, MAX_MESSAGE));
   setGiven(report, 'page_url', location.href);
   setGiven(report, 'error_name', error?.name);
   setGiven(report, 'stack', typeof stack == 'string' && stack.slice(0, MAX_STACK));
-  setGiven(report, 'source_url', source);
-  setGiven(report, 'line', line);
-  setGiven(report, 'column', column);
+  setGiven(report, 'source_url', filename);
+  setGiven(report, 'line', lineno);
+  setGiven(report, 'column', colno);
   return report;
 };
