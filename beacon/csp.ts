@@ -28,7 +28,7 @@ export const csp = (): Capture => (context) => {
     if (Object.values(context._endpoints).some((url) => blocked.startsWith(new URL(url, location.href).origin + '/'))) {
       // Only connect-src governs fetch and sendBeacon: a blocked image or script from the
       // collector's host (a path-specific script-src) leaves the reports free to go.
-      if (event.disposition == 'enforce' && event.effectiveDirective == 'connect-src') context._block();
+      if (event.disposition == 'enforce' && event.effectiveDirective == 'connect-src') context._blocked = true;
       return;
     }
     if (EXTENSION.test(blocked) || EXTENSION.test(event.sourceFile)) return;

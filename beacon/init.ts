@@ -1,10 +1,9 @@
 import { resolveEndpoints, type EndpointOptions, type Endpoints } from './config';
 import { batches } from './lib/batches';
-import { listen } from './lib/listen';
 import { monitor } from './lib/monitor';
 import { randomId } from './lib/randomId';
 import { toErrorReport } from './lib/errorReport';
-import { createTransport, MAX_BODY_BYTES } from './transport';
+import { createTransport, MAX_BODY_BYTES, type TransportState } from './transport';
 
 /** The kinds of report, one endpoint each. */
 export type ReportKind = keyof Endpoints;
@@ -13,15 +12,15 @@ export type ReportKind = keyof Endpoints;
  * What a capture (`errors()`, `csp()`, `vitals()`) receives from `init`. Its members are
  * `_`-prefixed: internal, and mangled in the minified script.
  */
-export interface BeaconContext {
+export interface BeaconContext extends TransportState {
   /**
    * Queues a report. A report identical to one still queued (its time aside) is folded into
    * it: an error counts up, a CSP report is dropped. A performance session is queued as the live
    * object, once: what is sent is its state at the flush.
    */
   _report(kind: ReportKind, report: object): void;
-  /** The page's CSP blocks the collector: stop sending, for good. */
-  _block(): void;
+  /** Set when the page's CSP blocks the collector: nothing is sent any more, for good (transport.ts). */
+  _blocked?: boolean;
   /** The resolved endpoints, so a capture can recognise the collector's own URLs. */
   _endpoints: Endpoints;
   /** Identifies this page view. */
@@ -85,7 +84,6 @@ export const init = (options: BeaconOptions): Beacon => {
   if (!globalThis.document) return noopBeacon;
 
   const endpoints = resolveEndpoints(options, location.origin);
-  const transport = createTransport();
   const sentThisPage: Record<string, number> = {};
   // What the next flush sends, by a key that makes duplicates meet: an error or CSP report's
   // content (its time aside), a session's id.
@@ -97,7 +95,7 @@ export const init = (options: BeaconOptions): Beacon => {
     timer = clearTimeout(timer) as undefined;
     const reports = Object.values(queued);
     queued = {};
-    const send = (kind: ReportKind, body: string, key?: string) => transport._send(endpoints[kind], body, atExit, key);
+    const send = (kind: ReportKind, body: string, key?: string) => transport(endpoints[kind], body, atExit, key);
     // Errors go in arrays; a CSP report (the CSP2 shape is one report) and a session go alone,
     // a session keyed by its id: a newer snapshot supersedes an unsent older one.
     const errorReports = reports.filter(([kind]) => kind == 'error').map(([, report]) => report);
@@ -107,16 +105,15 @@ export const init = (options: BeaconOptions): Beacon => {
     ]).then(noop);
   };
 
-  const report = (kind: ReportKind, value: object | null | false | undefined | void) => {
+  const report = (kind: ReportKind, queue: Queued | null | false | undefined | void) => {
     // A throwing beforeSend leaves the report as it was; without one, every report is kept.
     try {
-      value = (options.beforeSend || identity)(value as object, kind);
+      queue = (options.beforeSend || identity)(queue as Queued, kind);
     } catch {}
-    if (!value) return;
-    const queue = value as Queued;
+    if (!queue) return;
     if (kind == 'error') queue.session_id = context._sessionId;
     // A session is queued as the live object: what is sent is its state at the flush.
-    const key = kind + (kind == 'performance' ? queue.session_id : JSON.stringify({ ...value, timestamp: 0 }));
+    const key = kind + (kind == 'performance' ? queue.session_id : JSON.stringify({ ...queue, timestamp: 0 }));
     const same = queued[key];
     if (same) {
       if (kind == 'error') same[1].count = (same[1].count || 1) + 1;
@@ -131,21 +128,22 @@ export const init = (options: BeaconOptions): Beacon => {
   const stoppers: Array<() => void> = [];
   const context: BeaconContext = {
     _report: monitor(report),
-    _block: transport._block,
     _endpoints: endpoints,
     _sessionId: randomId(),
-    _listen: (type, listener, capture) => void stoppers.push(listen(type, monitor(listener), capture)),
+    _listen: (type, listener, capture) => {
+      const guarded = monitor(listener) as EventListener;
+      addEventListener(type, guarded, capture);
+      stoppers.push(() => removeEventListener(type, guarded, capture));
+    },
   };
+  const transport = createTransport(context);
 
   // Page exit: flush when hidden and on pagehide, never on unload (it keeps pages out of the
   // back/forward cache). The hidden listener is on window in the bubble phase so that it runs
   // after web-vitals' capture-phase listener has reported the final CLS and INP.
   context._listen('visibilitychange', () => document.visibilityState == 'hidden' && flush(true));
   context._listen('pagehide', () => flush(true));
-  for (const capture of options.capture || []) {
-    const stop = monitor(capture)(context);
-    if (stop) stoppers.push(stop);
-  }
+  for (const capture of options.capture || []) stoppers.push(monitor(capture)(context) || noop);
 
   return {
     captureError: monitor((error: unknown) => report('error', toErrorReport('manual', error))),

@@ -15,15 +15,19 @@ const FIRST_RETRY_DELAY = 1000;
 /** Bodies waiting for a retry; past this, new failures are dropped (a bounded queue). */
 const MAX_WAITING = 20;
 
-/** What `init` sends through. */
-export interface Transport {
-  /**
-   * Sends one body; resolves when the first attempt has settled. Never rejects. Bodies with the
-   * same `key` supersede each other (a session's snapshots): only the newest is retried.
-   */
-  _send(url: string, body: string, atExit?: boolean, key?: string): Promise<unknown> | undefined;
-  /** Stops every send for good: the page's CSP blocks the collector (a retry would only be blocked again). */
-  _block(): void;
+/**
+ * What `init` sends through: sends one body; resolves when the first attempt has settled. Never
+ * rejects. Bodies with the same `key` supersede each other (a session's snapshots): only the newest
+ * is retried.
+ */
+export type Transport = (url: string, body: string, atExit?: boolean, key?: string) => Promise<unknown> | undefined;
+
+/**
+ * Read before every attempt: once `_blocked` (the page's CSP blocks the collector), nothing is
+ * sent any more, retries included (they would only be blocked again). `init` passes its context.
+ */
+export interface TransportState {
+  _blocked?: boolean;
 }
 
 /**
@@ -33,11 +37,10 @@ export interface Transport {
  * given up. Nothing here ever throws or rejects into the page.
  *
  * @example
- * createTransport()._send('https://in.example/api/error-reports/KEY', '[{"error_type":"manual","error_message":"x"}]');
+ * createTransport({})('https://in.example/api/error-reports/KEY', '[{"error_type":"manual","error_message":"x"}]');
  */
-export const createTransport = (): Transport => {
+export const createTransport = (state: TransportState): Transport => {
   let inflightBytes = 0;
-  let blocked = false;
   let pausedUntil = 0;
   let waiting = 0;
   const newest: Record<string, string> = {};
@@ -57,7 +60,7 @@ export const createTransport = (): Transport => {
         );
       }
     };
-    if (blocked || (key && newest[key] != body)) return;
+    if (state._blocked || (key && newest[key] != body)) return;
     // While the collector asked us to wait (429, 5xx, or it is unreachable), new bodies wait too;
     // but not at page exit, where waiting is losing: Chromium rejects an in-flight keepalive fetch
     // at pagehide ("Failed to fetch") although it goes on, and that must not hold back the last snapshot.
@@ -85,11 +88,8 @@ export const createTransport = (): Transport => {
       .finally(() => (inflightBytes -= counted));
   };
 
-  return {
-    _send: monitor((url: string, body: string, atExit?: boolean, key?: string) => {
-      if (key) newest[key] = body;
-      return send(url, body, atExit, key);
-    }),
-    _block: () => void (blocked = true),
-  };
+  return monitor((url: string, body: string, atExit?: boolean, key?: string) => {
+    if (key) newest[key] = body;
+    return send(url, body, atExit, key);
+  });
 };
