@@ -39,7 +39,7 @@ export const vitalsSession =
     const start = (sessionId: string): Session | undefined =>
       (current =
         Math.random() < sampleRate
-          ? { session_id: sessionId, page_url: cleanUrl(location.href), started_at: Date.now(), metrics: {} }
+          ? { session_id: sessionId, page_url: location.href, started_at: Date.now(), metrics: {} }
           : undefined);
     const first = start(context._sessionId);
 
@@ -47,6 +47,9 @@ export const vitalsSession =
     const onMetric = monitor(({ name, entries, ...fields }: ReportedMetric) => {
       const session = fields.navigationType == 'back-forward-cache' ? current : first;
       if (!session) return;
+      // The page URL loses its credentials and fragment here, not at start (issue 18: no regular
+      // expression runs before the first metric); cleaning a clean URL changes nothing.
+      session.page_url = cleanUrl(session.page_url);
       // The navigation entry's name is the URL with its fragment (Firefox, fixture beacon.json).
       if (fields.navigationURL) fields.navigationURL = cleanUrl(fields.navigationURL);
       // web-vitals says how the page was reached, bfcache restores included.
