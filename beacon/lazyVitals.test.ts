@@ -83,6 +83,26 @@ test('a page hidden before idle loads it at once, and web-vitals then reports ev
   expect(registered.mock.calls[0]![1]).toBe(true);
 });
 
+test('on a page hidden before idle, the five metrics web-vitals reports at once are sent without another hide, at the latest on pagehide', async () => {
+  vi.stubGlobal('requestIdleCallback', () => {});
+  const sendBeacon = vi.fn(() => true);
+  vi.stubGlobal('navigator', Object.assign(Object.create(navigator), { sendBeacon }));
+  start();
+  hide();
+  const report = registered.mock.calls[0]![0];
+  for (const [name, value] of [['TTFB', 80], ['FCP', 900], ['LCP', 1200], ['CLS', 0.02]] as const) report(metric(name, value));
+  // Sent by the flush timer: the page stays hidden, no visibilitychange comes.
+  await vi.advanceTimersByTimeAsync(1000);
+  const sessions = () => fetchMock.mock.calls.filter(([url]) => url == 'https://in.example/api/performance-sessions/KEY');
+  expect(Object.keys(JSON.parse(String(sessions().at(-1)![1].body)).metrics).sort()).toEqual(['CLS', 'FCP', 'LCP', 'TTFB']);
+  // An interaction before the hide comes from the Event Timing buffer; the page is then closed.
+  report(metric('INP', 180));
+  window.dispatchEvent(new Event('pagehide'));
+  const [url, body] = sendBeacon.mock.calls.at(-1) as unknown as [string, string];
+  expect(url).toBe('https://in.example/api/performance-sessions/KEY');
+  expect(Object.keys(JSON.parse(body).metrics).sort()).toEqual(['CLS', 'FCP', 'INP', 'LCP', 'TTFB']);
+});
+
 test('it is loaded once, and the metrics it reports are sent in the session', async () => {
   start();
   hide();
