@@ -39,13 +39,16 @@ export const toErrorReport = (
   // error_message is required (spec section 2): set even when empty, then cleaned below when given.
   const report = { error_type: type, error_message: '', timestamp: Date.now() } as ErrorReport & Record<string, unknown>;
   const stack = error?.stack;
-  // A thrown value that is not an Error has no message of its own: describe the value itself.
-  setGiven(report, 'error_message', (error ? error.message : message || describe(thrown)).slice(0, MAX_MESSAGE));
-  setGiven(report, 'page_url', location.href);
-  setGiven(report, 'error_name', error?.name);
-  setGiven(report, 'stack', typeof stack == 'string' && stack.slice(0, MAX_STACK));
-  setGiven(report, 'source_url', filename);
-  setGiven(report, 'line', lineno);
-  setGiven(report, 'column', colno);
+  const given: Record<string, unknown> = {
+    // A thrown value that is not an Error has no message of its own: describe the value itself.
+    error_message: (error ? error.message : message || describe(thrown)).slice(0, MAX_MESSAGE),
+    page_url: location.href,
+    error_name: error?.name,
+    stack: typeof stack == 'string' && stack.slice(0, MAX_STACK),
+    source_url: filename,
+    line: lineno,
+    column: colno,
+  };
+  for (const name in given) setGiven(report, name, given[name]);
   return report;
 };
