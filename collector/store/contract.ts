@@ -153,8 +153,14 @@ export interface SessionStore {
 export interface ErrorReportStore {
   insert(siteKey: string, reports: NewErrorReport[], context: ReceiveContext): Promise<number>;
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredErrorReport>>;
-  /** Reports by fingerprint, most occurrences first; groups of the `excludeTypes` error types left out. */
-  groups(siteKey: string, options?: GroupOptions & { excludeTypes?: readonly string[] | undefined }): Promise<ErrorGroupRow[]>;
+  /**
+   * Reports by fingerprint, most occurrences first; groups of the `excludeTypes` error types left
+   * out, and with `types` only groups of those error types.
+   */
+  groups(
+    siteKey: string,
+    options?: GroupOptions & { excludeTypes?: readonly string[] | undefined; types?: readonly string[] | undefined },
+  ): Promise<ErrorGroupRow[]>;
   /** Reports and occurrences per UTC day, of every group or of one fingerprint. */
   daily(siteKey: string, options?: DailyOptions & { fingerprint?: string | undefined }): Promise<DailyErrors[]>;
   /** How many distinct `session_id`s reported this fingerprint since `since` (reports without one are not counted). */
