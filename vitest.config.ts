@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   define: { __SITEBEACON_APP_URL__: JSON.stringify(''), __SITEBEACON_FIXTURE__: 'false' },
   test: {
-    include: ['beacon/**/*.test.ts', 'collector/**/*.test.ts', 'playwright/**/*.test.ts'],
+    include: ['beacon/**/*.test.ts', 'collector/**/*.test.ts', 'dashboard/**/*.test.ts', 'playwright/**/*.test.ts'],
     // Playwright's specs under e2e/ run with `playwright test`, not here; the pack test with `npm run test:pack`.
     exclude: ['e2e/**', 'node_modules/**', 'playwright/pack/**'],
     // A guard against hangs, not a speed check: property tests and spawned processes take longer on

@@ -6,9 +6,12 @@
 //   BENCH_RETENTION_ROWS=1000000  old reports `serve --retention-days` deletes under load, per store
 //   BENCH_RETENTION_RATE=200      requests/s of ingest meanwhile
 //   BENCH_SOAK_SECONDS=300 seconds of the soak whose memory is a goal (0 skips it)
+//   BENCH_DASHBOARD_REPORTS=1000000  reports seeded for the dashboard's site page in Chromium
+//   BENCH_DASHBOARD_LOADS=5          page loads whose median is the figure
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beaconBench } from './beacon.mjs';
 import { cspSuggestionBench } from './cspSuggestion.mjs';
+import { dashboardBench } from './dashboard.mjs';
 import { goalRows, sizeFigures, soakFigures } from './goals.mjs';
 import { ingestBench } from './ingest.mjs';
 import { postgresIngestBench } from './postgres.mjs';
@@ -21,6 +24,8 @@ const runs = Number(process.env.BENCH_RUNS || 3);
 const retentionRows = Number(process.env.BENCH_RETENTION_ROWS || 1_000_000);
 const retentionRate = Number(process.env.BENCH_RETENTION_RATE || 200);
 const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
+const dashboardReports = Number(process.env.BENCH_DASHBOARD_REPORTS || 1_000_000);
+const dashboardLoads = Number(process.env.BENCH_DASHBOARD_LOADS || 5);
 const round = (value, digits = 0) => Number(value.toFixed(digits));
 
 console.log(`ingest: ${duration} s per measurement, 50 connections; summary over ${reports} reports; beacon start in Chromium`);
@@ -33,6 +38,7 @@ const results = {
   summary: await summaryBench({ reports }),
   beacon: await beaconBench(),
   cspSuggestion: await cspSuggestionBench(),
+  dashboard: await dashboardBench({ reports: dashboardReports, loads: dashboardLoads }),
   sizes: sizeFigures(),
   soak: soakFigures(soakSeconds),
 };
@@ -80,7 +86,7 @@ console.table(
     ]),
   ),
 );
-const { summary, beacon, cspSuggestion } = results;
+const { summary, beacon, cspSuggestion, dashboard } = results;
 const ms = (value) => round(value, 3);
 console.log('\nRead path, beacon');
 console.table({
@@ -94,6 +100,11 @@ console.table({
     value: `${ms(cspSuggestion.suggestion.medianMs)} / ${ms(cspSuggestion.suggestion.p99Ms)}`,
   },
   [`${cspSuggestion.health.path} p99 meanwhile (ms, goal < 100)`]: { value: ms(cspSuggestion.health.p99Ms), 'idle p99': ms(cspSuggestion.health.idleP99Ms) },
+  [`dashboard site page over ${dashboard.reports} reports in Chromium: interactive, median of ${dashboard.loads} (ms, goal < 1000)`]: {
+    value: dashboard.interactiveMs,
+    'read API / server CPU / long tasks (ms)': `${dashboard.apiMs} / ${dashboard.serverCpuMs} / ${dashboard.longTaskMs}`,
+    'load average': dashboard.loadAverage,
+  },
 });
 
 console.log('\nThe goals of issue 18');

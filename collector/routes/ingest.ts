@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3';
 import type * as v from 'valibot';
+import { apiError } from '../http/apiError';
 import { allowPreflight } from '../http/cors';
 import { defineRoute, type Route, type RouteContext } from '../http/route';
 
@@ -45,6 +46,7 @@ export const ingestRoutes = <Body>({
   summary,
   body,
   responses = {},
+  ownOrigin,
   handle,
 }: {
   path: string;
@@ -56,6 +58,12 @@ export const ingestRoutes = <Body>({
   summary: (method: 'POST' | 'PUT', keyed: boolean) => string;
   body: { schema: v.GenericSchema<unknown, Body>; mediaTypes: string[]; jsonSchema?: Json };
   responses?: Route['responses'];
+  /**
+   * What this collector's own origin (its dashboard) may send here, although it is not one of the
+   * site's origins: bodies for which this is true (the dashboard's connectivity check, spec section
+   * 5.2). Anything else from that origin is refused as from any other origin (403 origin_not_allowed).
+   */
+  ownOrigin?: (body: Body) => boolean;
   handle: (context: RouteContext<Body, undefined>) => unknown;
 }): Route[] => {
   const keyed = `${path}/:site_key`;
@@ -68,7 +76,13 @@ export const ingestRoutes = <Body>({
       auth,
       body: { ...body, invalidCode: 'invalid_report' },
       responses: { ...INGEST_ANSWERS, ...responses },
-      handle,
+      ...(ownOrigin ? { ownOrigin: true } : {}),
+      handle(context) {
+        if (context.ownOrigin && !ownOrigin?.(context.body)) {
+          throw apiError(403, 'origin_not_allowed', `origin ${context.event.req.headers.get('origin')} may send only connectivity checks to this site`);
+        }
+        return handle(context);
+      },
     });
   return [
     ...(unkeyed ? methods.map((method) => submission(method, path)) : []),
@@ -80,6 +94,7 @@ export const ingestRoutes = <Body>({
       summary: `CORS preflight (${methods.join(', ')}) for the site's allowed origins`,
       // The same site and origin checks as the submission: a foreign origin learns nothing more here.
       auth: 'site',
+      ...(ownOrigin ? { ownOrigin: true } : {}),
       responses: { 204: 'Allowed', 404: 'unknown_site' },
       handle: ({ event }) => {
         const origin = event.req.headers.get('origin');

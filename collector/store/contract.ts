@@ -155,13 +155,19 @@ export interface SessionStore {
 export interface ErrorReportStore {
   insert(siteKey: string, reports: NewErrorReport[], context: ReceiveContext): Promise<number>;
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredErrorReport>>;
-  /** Reports by fingerprint, most occurrences first; groups of the `excludeTypes` error types left out. */
-  groups(siteKey: string, options?: GroupOptions & { excludeTypes?: readonly string[] | undefined }): Promise<ErrorGroupRow[]>;
+  /**
+   * Reports by fingerprint, most occurrences first; groups of the `excludeTypes` error types left
+   * out, and with `types` only groups of those error types.
+   */
+  groups(
+    siteKey: string,
+    options?: GroupOptions & { excludeTypes?: readonly string[] | undefined; types?: readonly string[] | undefined },
+  ): Promise<ErrorGroupRow[]>;
   /** Reports and occurrences per UTC day, of every group or of one fingerprint. */
   daily(siteKey: string, options?: DailyOptions & { fingerprint?: string | undefined }): Promise<DailyErrors[]>;
   /** How many distinct `session_id`s reported this fingerprint since `since` (reports without one are not counted). */
   sessions(siteKey: string, options: { fingerprint: string; since?: number | undefined }): Promise<number>;
-  /** The group's most recently stored report (its latest stack), or undefined. */
+  /** The group's most recently received report (its latest stack; of reports received at one time, the last stored), or undefined. */
   latest(siteKey: string, fingerprint: string): Promise<StoredErrorReport | undefined>;
   /** The group's reports since `since` counted by `page_url` or `user_agent`: the `limit` most frequent values. */
   breakdown(

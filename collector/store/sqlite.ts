@@ -6,6 +6,7 @@ import { createGroupCommit } from './sqlite/groupCommit';
 import { sqliteIntegrations } from './sqlite/integrations';
 import { checkWritable } from './sqlite/checkWritable';
 import { migrate } from './sqlite/migrations';
+import { registerP75 } from './sqlite/p75';
 import { sqlitePerformance } from './sqlite/performance';
 import { sqlitePerformanceReads } from './sqlite/performanceReads';
 import { sqliteReportReads } from './sqlite/reportReads';
@@ -35,6 +36,7 @@ export const createSqliteStore = ({ file }: { file: string }): Store => {
   db.pragma('cache_size = -65536');
   db.pragma('wal_autocheckpoint = 4000');
   migrate(db);
+  registerP75(db);
   const { write, flush } = createGroupCommit(db);
   const reports = sqliteReports(db, write);
   const reads = sqliteReportReads(db);

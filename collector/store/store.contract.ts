@@ -205,6 +205,9 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         for (const since of [undefined, now - 5 * DAY, now - DAY]) {
           const kept = await store.errors.groups(DEFAULT_SITE_KEY, { since, excludeTypes: ['connectivity_check', 'resource_error'] });
           expect(kept.map((group) => group.error_type)).toEqual(['javascript_error']);
+          // `types` keeps only those: the setup page's last connectivity check, however many groups the site has.
+          const only = await store.errors.groups(DEFAULT_SITE_KEY, { since, limit: 1, types: ['connectivity_check', 'no_such_type'] });
+          expect(only.map((group) => [group.error_type, group.reports])).toEqual([['connectivity_check', since == now - DAY ? 1 : 2]]);
         }
       });
 

@@ -1,6 +1,5 @@
 import type { Database } from 'better-sqlite3';
 import type { PerformanceSession, ReceiveContext, StoredPerformanceSession } from '../../core/records';
-import { p75Rank } from '../../core/vitals';
 import type { PerformanceSessionStore } from '../contract';
 import type { Write } from './groupCommit';
 import { insertSql, pagedList, toRow } from './rows';
@@ -29,16 +28,14 @@ export const sqlitePerformance = (db: Database, write: Write): Pick<PerformanceS
        started_at = coalesce(@started_at, started_at), extra = coalesce(@extra, extra)
      WHERE site_key = @site_key AND session_id = @session_id`,
   );
+  // Counts and the p75 in one pass over the metric's samples in range (performance_metrics_by_time; p75: sqlite/p75.ts).
   const metricCounts = db.prepare<
     [number, number, number, number, string, string, number],
-    { samples: number; good: number; needs_improvement: number; poor: number }
+    { samples: number; good: number; needs_improvement: number; poor: number; p75: number | null }
   >(
     `SELECT COUNT(*) AS samples, coalesce(SUM(value <= ?), 0) AS good, coalesce(SUM(value > ? AND value <= ?), 0) AS needs_improvement,
-       coalesce(SUM(value > ?), 0) AS poor
+       coalesce(SUM(value > ?), 0) AS poor, p75(value) AS p75
      FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ?`,
-  );
-  const metricAtRank = db.prepare<[string, string, number, number], { value: number }>(
-    `SELECT value FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? ORDER BY value LIMIT 1 OFFSET ?`,
   );
 
   const upsert = (siteKey: string, session: PerformanceSession, context: ReceiveContext) => {
@@ -66,9 +63,7 @@ export const sqlitePerformance = (db: Database, write: Write): Pick<PerformanceS
       return list(siteKey, options);
     },
     async metricCounts(siteKey, { name, thresholds: [good, poor], since = 0 }) {
-      const counts = metricCounts.get(good, good, poor, poor, siteKey, name, since)!;
-      const p75 = counts.samples ? metricAtRank.get(siteKey, name, since, p75Rank(counts.samples))!.value : null;
-      return { ...counts, p75 };
+      return metricCounts.get(good, good, poor, poor, siteKey, name, since)!;
     },
   };
 };
