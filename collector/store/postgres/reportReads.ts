@@ -61,7 +61,7 @@ export const postgresReportReads = (
       },
       async latest(siteKey, fingerprint) {
         // `SELECT *` not prepared: a column a newer collector adds would change its result type.
-        const { rows } = await run(pool, 'SELECT * FROM error_reports WHERE site_key = $1 AND fingerprint = $2 ORDER BY id DESC LIMIT 1', [
+        const { rows } = await run(pool, 'SELECT * FROM error_reports WHERE site_key = $1 AND fingerprint = $2 ORDER BY received_at DESC, id DESC LIMIT 1', [
           siteKey, fingerprint,
         ]);
         return rows[0] && toRecord<StoredErrorReport>(rows[0]);

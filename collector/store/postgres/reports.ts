@@ -9,7 +9,8 @@ import { pagedList, run } from './rows';
 const DAY = 86_400_000;
 
 // $1 site, $2 since (ms), $3 the day `since` falls in, $4 limit, $5 the error types left out (a JSON
-// array, as the excluded parts of the SQLite query), $6 the one fingerprint (with `filter`). Whole
+// array, as the excluded parts of the SQLite query), $6 the only error types kept (a JSON array, or
+// null for all), $7 the one fingerprint (with `filter`). Whole
 // days after `since` come from the per-day aggregates, the day of `since` from the reports
 // themselves: exact for any `since`, as sqlite/reports.ts. The group's type, name and message are
 // those of its latest part. Two statements rather than `($6 IS NULL OR ...)`, which a generic plan
@@ -24,13 +25,16 @@ const errorGroupsOf = (filter: string) => `WITH parts AS (
     FROM error_reports WHERE site_key = $1 ${filter} AND received_at >= $2 AND received_at < ($3 + 1) * ${DAY}
     GROUP BY fingerprint
   ),
-  kept AS (SELECT * FROM parts WHERE error_type NOT IN (SELECT jsonb_array_elements_text($5::jsonb)))
+  kept AS (
+    SELECT * FROM parts WHERE error_type NOT IN (SELECT jsonb_array_elements_text($5::jsonb))
+      AND ($6::jsonb IS NULL OR error_type IN (SELECT jsonb_array_elements_text($6::jsonb)))
+  )
   SELECT fingerprint, (array_agg(error_type ORDER BY last_seen DESC))[1] AS error_type,
     (array_agg(error_name ORDER BY last_seen DESC))[1] AS error_name, (array_agg(error_message ORDER BY last_seen DESC))[1] AS error_message,
     SUM(reports) AS reports, SUM(count) AS count, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen
   FROM kept GROUP BY fingerprint ORDER BY count DESC, last_seen DESC, fingerprint LIMIT $4`;
 const ERROR_GROUPS = errorGroupsOf('');
-const ONE_ERROR_GROUP = errorGroupsOf('AND fingerprint = $6');
+const ONE_ERROR_GROUP = errorGroupsOf('AND fingerprint = $7');
 
 const CSP_GROUPS = `WITH parts AS (
     SELECT directive, blocked_host, reports FROM csp_groups WHERE site_key = $1 AND day > $3
@@ -72,8 +76,8 @@ export const postgresReports = (
     errors: {
       insert: (siteKey, reports, context) => write({ add: (batch) => batch.addErrors(siteKey, reports, context) }),
       list: listErrors,
-      async groups(siteKey, { since, limit, fingerprint, excludeTypes = [] } = {}) {
-        const params = [...range(siteKey, since, limit), excludeTypes];
+      async groups(siteKey, { since, limit, fingerprint, excludeTypes = [], types } = {}) {
+        const params = [...range(siteKey, since, limit), excludeTypes, types ?? null];
         const { rows } =
           fingerprint === undefined
             ? await run<ErrorGroupRow>(pool, ERROR_GROUPS, params, 'error_groups')
