@@ -40,12 +40,13 @@ const missingSites = async (pool: Pool, siteKeys: Set<string>) => {
  * (`maxInFlight` 1) keeps a process's writes in the order they were made: two groups in flight
  * could commit the later one first, and an older metric value would overwrite a newer one.
  * When a group fails it is rolled back and each write is committed alone, so only the faulty one
- * fails; a deadlock with another process is retried first. A foreign-key failure is a write under a
- * site key that another process rotated after this one looked it up (siteCache.ts keeps a site for
- * 5 s): one query finds the keys no site has, their writes reject with UnknownSiteError, and the
- * rest commit again as one group, not one by one (one extra query and transaction, not one per
- * write; and the site cache forgets the key on the first such rejection, so it happens about once
- * per rotated key and process).
+ * fails; a deadlock with another process is retried first. A foreign-key failure comes from a
+ * write under a site key that another process rotated after this one looked it up (siteCache.ts
+ * keeps a site for 5 s): one query finds which of the group's keys no site has, their writes reject
+ * with UnknownSiteError, and the rest commit again as one group, not one by one: one extra query
+ * and transaction, not one per write (a SAVEPOINT per write would cost two round trips on every
+ * write of every group instead). The site cache forgets the key on the first such rejection, so
+ * this happens about once per rotated key and process.
  *
  * @example
  * const { write } = createGroupCommit(pool);
@@ -104,11 +105,16 @@ export const createGroupCommit = (pool: Pool, { maxInFlight = 1 }: { maxInFlight
     }
     const siteKeys = new Set(writes.flatMap((write) => (write.siteKey === undefined ? [] : [write.siteKey])));
     const unknown =
-      (failure as { code?: string }).code == FOREIGN_KEY_VIOLATION && siteKeys.size ? await missingSites(pool, siteKeys) : new Set<string>();
+      (failure as { code?: string } | undefined)?.code == FOREIGN_KEY_VIOLATION && siteKeys.size
+        ? await missingSites(pool, siteKeys)
+        : new Set<string>();
     if (unknown.size) {
+      const rest: PendingWrite[] = [];
+      for (const write of writes) {
+        if (write.siteKey !== undefined && unknown.has(write.siteKey)) write.reject(new UnknownSiteError(write.siteKey));
+        else rest.push(write);
+      }
       // Every key in `unknown` is some write's: each pass commits fewer writes, so this ends.
-      const rest = writes.filter((write) => write.siteKey === undefined || !unknown.has(write.siteKey));
-      for (const write of writes) if (!rest.includes(write)) write.reject(new UnknownSiteError(write.siteKey!));
       if (rest.length) await commit(rest);
       return;
     }
