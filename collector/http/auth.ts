@@ -66,10 +66,18 @@ export const requireCallerSiteAccess = (caller: Caller, siteKey: string) => {
   else if (!caller.user || !userMaySee(caller.user, siteKey)) throw apiError(403, 'forbidden', 'this account may not see this site');
 };
 
+/**
+ * The answer to a site key no site has: 404 `unknown_site`.
+ *
+ * @example
+ * throw unknownSite('abc'); // {"error":{"code":"unknown_site","message":"no site has the key \"abc\""}}
+ */
+export const unknownSite = (siteKey: string) => apiError(404, 'unknown_site', `no site has the key "${siteKey}"`);
+
 /** The one site lookup: the site, or 404 `unknown_site`. */
 export const findSite = async (store: Store, siteKey: string): Promise<Site> => {
   const site = await store.sites.get(siteKey);
-  if (!site) throw apiError(404, 'unknown_site', `no site has the key "${siteKey}"`);
+  if (!site) throw unknownSite(siteKey);
   return site;
 };
 

@@ -24,7 +24,11 @@ import type { CspGroup, ErrorGroupRow, MetricCounts } from '../core/summary';
  * `store.contract.ts` is what "a store" means: every adapter passes it.
  *
  * Every write resolves only once it is durable: the collector answers 2xx after that, so an
- * acknowledged report survives a crash.
+ * acknowledged report survives a crash. A report write (`errors.insert`, `csp.insert`,
+ * `performance.upsert`) under a site key no site has, not even any longer (another process ran
+ * `site rotate-key` since the caller looked the site up), rejects with UnknownSiteError
+ * (unknownSiteError.ts) and stores nothing; the writes committed with it in one group are not
+ * affected.
  */
 export interface Store {
   sites: SiteStore;
@@ -153,6 +157,7 @@ export interface SessionStore {
 }
 
 export interface ErrorReportStore {
+  /** Stores the reports; resolves to how many. Rejects with UnknownSiteError when no site has `siteKey` (Store). */
   insert(siteKey: string, reports: NewErrorReport[], context: ReceiveContext): Promise<number>;
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredErrorReport>>;
   /**
@@ -195,7 +200,8 @@ export interface CspReportStore {
    * new report's (`id`, `site_key`, `received_at` and `user_agent` stay). A merged report adds
    * nothing to `groups` or `evidence`. Otherwise the report is stored with `sources: [source]`
    * (no `sources` without a `source`). Reports of one call are matched in order, each seeing the ones
-   * before it. Resolves to how many reports were stored anew (the rest were merged).
+   * before it. Resolves to how many reports were stored anew (the rest were merged). Rejects with
+   * UnknownSiteError when no site has `siteKey` (Store).
    */
   insert(siteKey: string, reports: NewCspReport[], context: ReceiveContext): Promise<number>;
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredCspReport>>;
@@ -212,7 +218,7 @@ export interface CspReportStore {
 }
 
 export interface PerformanceSessionStore {
-  /** Creates the session, or updates it: each metric keeps its latest value. */
+  /** Creates the session, or updates it: each metric keeps its latest value. Rejects with UnknownSiteError when no site has `siteKey` (Store). */
   upsert(siteKey: string, session: PerformanceSession, context: ReceiveContext): Promise<void>;
   /** Sessions in the order they were created; `since` applies to their last update. */
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredPerformanceSession>>;

@@ -19,7 +19,7 @@ import { createSqliteStore } from './sqlite';
  */
 export const openStore = async (location: string): Promise<Store> => {
   const store = await openAdapter(location);
-  return isPostgresUrl(location) ? { ...store, sites: withSiteCache(store.sites) } : store;
+  return isPostgresUrl(location) ? withSiteCache(store) : store;
 };
 
 /** Whether a location names a PostgreSQL database rather than an SQLite file. */

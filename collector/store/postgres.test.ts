@@ -8,6 +8,7 @@ import { createPostgresStore } from './postgres';
 import { migratePostgres } from './postgres/migrations';
 import { createPool } from './postgres/pool';
 import { POSTGRES_MIGRATIONS } from './postgres/schema';
+import { UnknownSiteError } from './unknownSiteError';
 import { describeStoreContract } from './store.contract';
 
 const database = usePostgresDatabase('contract');
@@ -112,6 +113,27 @@ describe('PostgreSQL store', () => {
     const [a, b] = await sql<{ xmin: string }>(schema.url, `SELECT DISTINCT xmin::text FROM error_reports ORDER BY 1`);
     expect(a!.xmin).not.toBe(b!.xmin);
     expect(await sql(schema.url, 'SELECT sum(reports)::int AS reports, sum(count)::int AS count FROM error_groups')).toEqual([{ reports: 25, count: 25 }]);
+  });
+
+  test('writes under a rotated key leave the group: the others commit again together in one transaction, not one by one', async () => {
+    const store = await open();
+    const seed = seedStore(store);
+    const shop = await seed.addSite([]);
+    await (await open()).sites.rotateKey(shop, 'rotatedshop');
+    const writes = Array.from({ length: 20 }, (_, i) =>
+      i % 7 == 3
+        ? seed.insertErrors(shop, [{ error_type: 'js', error_message: `lost${i}` }])
+        : seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: `kept${i}` }]),
+    );
+    const results = await Promise.allSettled(writes);
+    const rejected = results.flatMap((result) => (result.status == 'rejected' ? [result.reason] : []));
+    expect(rejected).toHaveLength(3);
+    for (const reason of rejected) expect(reason).toBeInstanceOf(UnknownSiteError);
+    const kept = await sql<{ messages: number; transactions: number }>(
+      schema.url,
+      'SELECT count(*)::int AS messages, count(DISTINCT xmin::text)::int AS transactions FROM error_reports',
+    );
+    expect(kept).toEqual([{ messages: 17, transactions: 1 }]);
   });
 
   test("the beacon's copy and the browser's report of one violation at two processes at once are stored once", async () => {

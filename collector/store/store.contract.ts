@@ -8,6 +8,8 @@ import type { Store } from './contract';
 import { describeDashboardReadsContract } from './dashboardReads.contract';
 import { describeHostileTextContract } from './hostileText.contract';
 import { describeRetentionContract } from './retention.contract';
+import { describeUnknownSiteContract } from './unknownSite.contract';
+import { UnknownSiteError } from './unknownSiteError';
 
 /**
  * What a store adapter is given to run the contract: a fresh, empty store, and the same database
@@ -164,6 +166,7 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
           seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: 'c' }]),
         ]);
         expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(UnknownSiteError);
         expect((await seed.stored('errors', DEFAULT_SITE_KEY)).map((record) => record.error_message)).toEqual(['a', 'c']);
       });
 
@@ -355,6 +358,7 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
     describeRetentionContract(() => ({ store, seed }));
     describeHostileTextContract(() => ({ store, seed }));
     describeDashboardReadsContract(() => ({ store, seed }));
+    describeUnknownSiteContract(() => ({ store, seed, reopen }));
 
     describe('integrations', () => {
       test('a WordPress install is put once per site, found by URL, and records check-ins', async () => {

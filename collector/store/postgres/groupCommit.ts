@@ -1,3 +1,4 @@
+import { UnknownSiteError } from '../unknownSiteError';
 import { Batch } from './batch';
 import type { Client, Pool } from './pool';
 
@@ -5,6 +6,8 @@ import type { Client, Pool } from './pool';
 export interface GroupWrite<T> {
   add?: (batch: Batch) => T;
   run?: (client: Client) => Promise<T>;
+  /** The site the write stores rows under (a report write): if no site has it, it rejects with UnknownSiteError. */
+  siteKey?: string;
 }
 
 interface PendingWrite extends GroupWrite<unknown> {
@@ -15,6 +18,19 @@ interface PendingWrite extends GroupWrite<unknown> {
 /** Deadlock and serialization failure: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
+/** foreign_key_violation: a row under a site key that `sites` does not have (any longer). */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** Which of `siteKeys` no site has; none when the database cannot say (the caller then falls back). */
+const missingSites = async (pool: Pool, siteKeys: Set<string>) => {
+  try {
+    const { rows } = await pool.query<{ site_key: string }>('SELECT site_key FROM sites WHERE site_key = ANY($1::text[])', [[...siteKeys]]);
+    for (const { site_key } of rows) siteKeys.delete(site_key);
+    return siteKeys;
+  } catch {
+    return new Set<string>();
+  }
+};
 
 /**
  * Group commit, as sqlite/groupCommit.ts: every write that arrives within one turn of the event
@@ -24,7 +40,13 @@ const ATTEMPTS = 3;
  * (`maxInFlight` 1) keeps a process's writes in the order they were made: two groups in flight
  * could commit the later one first, and an older metric value would overwrite a newer one.
  * When a group fails it is rolled back and each write is committed alone, so only the faulty one
- * fails; a deadlock with another process is retried first.
+ * fails; a deadlock with another process is retried first. A foreign-key failure comes from a
+ * write under a site key that another process rotated after this one looked it up (siteCache.ts
+ * keeps a site for 5 s): one query finds which of the group's keys no site has, their writes reject
+ * with UnknownSiteError, and the rest commit again as one group, not one by one: one extra query
+ * and transaction, not one per write (a SAVEPOINT per write would cost two round trips on every
+ * write of every group instead). The site cache forgets the key on the first such rejection, so
+ * this happens about once per rotated key and process.
  *
  * @example
  * const { write } = createGroupCommit(pool);
@@ -72,17 +94,32 @@ export const createGroupCommit = (pool: Pool, { maxInFlight = 1 }: { maxInFlight
     }
   };
 
-  const commit = async (writes: PendingWrite[]) => {
+  const commit = async (writes: PendingWrite[]): Promise<void> => {
+    let failure: unknown;
     try {
       const values = await attempt(writes);
       writes.forEach((write, index) => write.resolve(values[index]));
       return;
     } catch (error) {
-      if (writes.length == 1) return writes[0]!.reject(error);
+      failure = error;
     }
-    for (const write of writes) {
-      await attempt([write]).then(([value]) => write.resolve(value), write.reject);
+    const siteKeys = new Set(writes.flatMap((write) => (write.siteKey === undefined ? [] : [write.siteKey])));
+    const unknown =
+      (failure as { code?: string } | undefined)?.code == FOREIGN_KEY_VIOLATION && siteKeys.size
+        ? await missingSites(pool, siteKeys)
+        : new Set<string>();
+    if (unknown.size) {
+      const rest: PendingWrite[] = [];
+      for (const write of writes) {
+        if (write.siteKey !== undefined && unknown.has(write.siteKey)) write.reject(new UnknownSiteError(write.siteKey));
+        else rest.push(write);
+      }
+      // Every key in `unknown` is some write's: each pass commits fewer writes, so this ends.
+      if (rest.length) await commit(rest);
+      return;
     }
+    if (writes.length == 1) return writes[0]!.reject(failure);
+    for (const write of writes) await commit([write]);
   };
 
   const start = () => {

@@ -20,7 +20,7 @@ const METRIC_AT_RANK = `SELECT value FROM performance_metrics WHERE site_key = $
 export const postgresPerformance = (pool: Pool, write: Write): Omit<PerformanceSessionStore, 'daily' | 'metricDaily' | 'pages'> => {
   const list = pagedList<StoredPerformanceSession>(pool, 'performance_sessions', 'updated_at');
   return {
-    upsert: (siteKey, session, context) => write({ add: (batch) => batch.addSession(siteKey, session, context) }),
+    upsert: (siteKey, session, context) => write({ siteKey, add: (batch) => batch.addSession(siteKey, session, context) }),
     list,
     async metricCounts(siteKey, { name, thresholds: [good, poor], since = 0 }) {
       const { rows } = await run<{ samples: number; good: number; needs_improvement: number; poor: number }>(

@@ -74,7 +74,7 @@ export const postgresReports = (
   const listCsp = pagedList<StoredCspReport>(pool, 'csp_reports', 'received_at');
   return {
     errors: {
-      insert: (siteKey, reports, context) => write({ add: (batch) => batch.addErrors(siteKey, reports, context) }),
+      insert: (siteKey, reports, context) => write({ siteKey, add: (batch) => batch.addErrors(siteKey, reports, context) }),
       list: listErrors,
       async groups(siteKey, { since, limit, fingerprint, excludeTypes = [], types } = {}) {
         const params = [...range(siteKey, since, limit), excludeTypes, types ?? null];
@@ -90,8 +90,8 @@ export const postgresReports = (
       // others, the common case, go into the group's multi-row INSERT.
       insert: (siteKey, reports, context) =>
         hasCopies(reports)
-          ? write({ run: (client) => storeCspCopies(client, siteKey, reports, context) })
-          : write({ add: (batch) => batch.addCsp(siteKey, reports, context) }),
+          ? write({ siteKey, run: (client) => storeCspCopies(client, siteKey, reports, context) })
+          : write({ siteKey, add: (batch) => batch.addCsp(siteKey, reports, context) }),
       list: listCsp,
       async groups(siteKey, { since, limit } = {}) {
         return (await run<CspGroup>(pool, CSP_GROUPS, range(siteKey, since, limit), 'csp_groups')).rows;

@@ -3,6 +3,7 @@ import type { PerformanceSession, ReceiveContext, StoredPerformanceSession } fro
 import type { PerformanceSessionStore } from '../contract';
 import type { Write } from './groupCommit';
 import { insertSql, pagedList, toRow } from './rows';
+import { underSite } from './underSite';
 
 const SESSION_COLUMNS = [
   'site_key', 'session_id', 'received_at', 'updated_at', 'user_agent', 'page_url', 'navigation_type',
@@ -14,6 +15,7 @@ const SESSION_COLUMNS = [
  * in `performance_metrics` so that the summary's p75 is an indexed query, not a JSON scan.
  */
 export const sqlitePerformance = (db: Database, write: Write): Pick<PerformanceSessionStore, 'upsert' | 'list' | 'metricCounts'> => {
+  const siteWrite = underSite(db);
   const selectSession = db.prepare<[string, string], { id: number; metrics: string }>(
     'SELECT id, metrics FROM performance_sessions WHERE site_key = ? AND session_id = ?',
   );
@@ -58,7 +60,7 @@ export const sqlitePerformance = (db: Database, write: Write): Pick<PerformanceS
 
   const list = pagedList<StoredPerformanceSession>(db, 'performance_sessions', 'updated_at');
   return {
-    upsert: (siteKey, session, context) => write(() => upsert(siteKey, session, context)),
+    upsert: (siteKey, session, context) => write(siteWrite(siteKey, () => upsert(siteKey, session, context))),
     async list(siteKey, options) {
       return list(siteKey, options);
     },

@@ -5,6 +5,7 @@ import type { CspEvidence, CspReportStore, ErrorReportStore } from '../contract'
 import { COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields } from '../../core/cspCopies';
 import type { Write } from './groupCommit';
 import { pagedList, positionalInsertSql, toValues } from './rows';
+import { underSite } from './underSite';
 
 const DAY = 86_400_000;
 
@@ -31,6 +32,7 @@ export const sqliteReports = (
   db: Database,
   write: Write,
 ): { errors: Pick<ErrorReportStore, 'insert' | 'list' | 'groups'>; csp: Omit<CspReportStore, 'daily'> } => {
+  const siteWrite = underSite(db);
   const insertError = db.prepare(positionalInsertSql('error_reports', ERROR_COLUMNS));
   const upsertErrorGroup = db.prepare(
     `INSERT INTO error_groups VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -162,7 +164,7 @@ export const sqliteReports = (
   const listCsp = pagedList<StoredCspReport>(db, 'csp_reports', 'received_at');
   return {
     errors: {
-      insert: (siteKey, reports, context) => write(() => storeErrors(siteKey, reports, context)),
+      insert: (siteKey, reports, context) => write(siteWrite(siteKey, () => storeErrors(siteKey, reports, context))),
       async list(siteKey, options) {
         return listErrors(siteKey, options);
       },
@@ -172,7 +174,7 @@ export const sqliteReports = (
       },
     },
     csp: {
-      insert: (siteKey, reports, context) => write(() => storeCsp(siteKey, reports, context)),
+      insert: (siteKey, reports, context) => write(siteWrite(siteKey, () => storeCsp(siteKey, reports, context))),
       async list(siteKey, options) {
         return listCsp(siteKey, options);
       },
