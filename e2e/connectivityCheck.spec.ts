@@ -41,6 +41,9 @@ const withCollector = async (
     const { site_key: siteKey } = JSON.parse(runCli(db, 'site', 'add', '--origin', 'https://shop.example', '--json')) as { site_key: string };
     const { password } = JSON.parse(runCli(db, 'user', 'add', '--email', 'owner@shop.example', '--json')) as { password: string };
     await signInWithForm(page, publicUrl, 'owner@shop.example', password);
+    // The overview signing in lands on reads its charts' data: leaving before they answer would
+    // abort them (requestfailed, net::ERR_ABORTED), which is not what the checks below look for.
+    await page.waitForLoadState('networkidle');
     await page.goto(`${publicUrl}/sites/${siteKey}/setup`);
     await expect(page.getByRole('heading', { name: 'Connectivity' })).toBeVisible();
     await run(collector, db, siteKey);
