@@ -33,8 +33,8 @@ const PATHS: Endpoints = { error: 'error-reports', csp: 'csp-reports', performan
  * // 'https://in.example/api/error-reports/k'
  */
 export const resolveEndpoints = (options: EndpointOptions, pageOrigin: string): Endpoints => {
-  const trimSlashes = (url: string) => url.replace(/\/+$/, '');
-  const apiBase = trimSlashes(options.apiBase || trimSlashes(options.ingestOrigin || __SITEBEACON_APP_URL__ || pageOrigin) + '/api');
+  // An origin's trailing slashes become the one before `api`; an API base loses its trailing slashes.
+  const apiBase = (options.apiBase || (options.ingestOrigin || __SITEBEACON_APP_URL__ || pageOrigin).replace(/\/*$/, '/api')).replace(/\/+$/, '');
   const endpoints = {} as Endpoints;
   for (const kind in PATHS) {
     endpoints[kind as keyof Endpoints] =

@@ -1,14 +1,11 @@
 import type { Capture } from './init';
-import { listen } from './lib/listen';
-import { monitor } from './lib/monitor';
 import { setGiven } from './lib/setGiven';
 
 /** Browser extensions inject into every page; their violations say nothing about the site. */
 const EXTENSION = /^(?:[a-z-]*-extension|webkit-masked-url):/i;
 
 /** The CSP2 name of an event field: its kebab-case form (`blockedURI` -> `blocked-uri`), except `sample`. */
-const toCsp2Name = (field: string) =>
-  (field == 'sample' ? 'script-' : '') + field.replace(/[A-Z]+/g, (letters) => '-' + letters.toLowerCase());
+const toCsp2Name = (field: string) => ((field == 'sample' ? 'script-' : '') + field.replace(/[A-Z]+/g, '-$&')).toLowerCase();
 
 /**
  * Captures Content-Security-Policy violations (`securitypolicyviolation`) and sends them in the
@@ -25,14 +22,13 @@ const toCsp2Name = (field: string) =>
  * init({ siteKey: 'KEY', ingestOrigin: 'https://in.example', capture: [errors(), csp()] });
  */
 export const csp = (): Capture => (context) => {
-  const collectorOrigins = Object.values(context._endpoints).map((url) => new URL(url, location.href).origin + '/');
-
   const onViolation = (event: SecurityPolicyViolationEvent) => {
-    const blocked = event.blockedURI;
-    if (collectorOrigins.some((origin) => (blocked + '/').startsWith(origin))) {
+    const blocked = event.blockedURI + '/';
+    // The collector's origins are worked out here, not at start: violations are rare.
+    if (Object.values(context._endpoints).some((url) => blocked.startsWith(new URL(url, location.href).origin + '/'))) {
       // Only connect-src governs fetch and sendBeacon: a blocked image or script from the
       // collector's host (a path-specific script-src) leaves the reports free to go.
-      if (event.disposition == 'enforce' && event.effectiveDirective == 'connect-src') context._block();
+      if (event.disposition == 'enforce' && event.effectiveDirective == 'connect-src') context._blocked = true;
       return;
     }
     if (EXTENSION.test(blocked) || EXTENSION.test(event.sourceFile)) return;
@@ -45,5 +41,5 @@ export const csp = (): Capture => (context) => {
     context._report('csp', { 'csp-report': report });
   };
 
-  return listen('securitypolicyviolation', monitor(onViolation));
+  context._listen('securitypolicyviolation', onViolation);
 };

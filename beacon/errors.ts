@@ -1,6 +1,4 @@
 import type { Capture } from './init';
-import { listen } from './lib/listen';
-import { monitor } from './lib/monitor';
 import { toErrorReport } from './lib/errorReport';
 
 /** What a browser says instead of the message when a cross-origin script without CORS throws. */
@@ -21,23 +19,18 @@ export const errors = (): Capture => (context) => {
     if (!(event instanceof ErrorEvent)) {
       const element = event.target as Element & { src?: string; href?: string };
       const url = element?.src || element?.href;
-      return url && context._report('error', toErrorReport(0, 'resource_error', element.tagName.toLowerCase() + ' failed to load', url));
+      return url && context._report('error', toErrorReport('resource_error', 0, { message: element.localName + ' failed to load', filename: url }));
     }
-    const { error, message, filename, lineno, colno } = event;
-    const crossOrigin = !error && !filename && CROSS_ORIGIN_MESSAGE.test(message);
+    const crossOrigin = !event.error && !event.filename && CROSS_ORIGIN_MESSAGE.test(event.message);
     // A cross-origin script's error carries no detail: one such report per page says all there is.
     if (crossOrigin && crossOriginReported) return;
-    const report = toErrorReport(error, 'javascript_error', message, filename, lineno, colno);
+    const report = toErrorReport('javascript_error', event.error, event);
     if (crossOrigin) crossOriginReported = report.cross_origin = true;
     context._report('error', report);
   };
 
-  const stoppers = [
-    listen('error', monitor(onError), true),
-    listen(
-      'unhandledrejection',
-      monitor((event: PromiseRejectionEvent) => context._report('error', toErrorReport(event.reason, 'unhandled_rejection'))),
-    ),
-  ];
-  return () => stoppers.map((stop) => stop());
+  context._listen('error', onError, true);
+  context._listen('unhandledrejection', (event: PromiseRejectionEvent) =>
+    context._report('error', toErrorReport('unhandled_rejection', event.reason)),
+  );
 };

@@ -1,10 +1,9 @@
 import { resolveEndpoints, type EndpointOptions, type Endpoints } from './config';
 import { batches } from './lib/batches';
-import { listen } from './lib/listen';
 import { monitor } from './lib/monitor';
 import { randomId } from './lib/randomId';
 import { toErrorReport } from './lib/errorReport';
-import { createTransport, MAX_BODY_BYTES } from './transport';
+import { createTransport, MAX_BODY_BYTES, type TransportState } from './transport';
 
 /** The kinds of report, one endpoint each. */
 export type ReportKind = keyof Endpoints;
@@ -13,19 +12,24 @@ export type ReportKind = keyof Endpoints;
  * What a capture (`errors()`, `csp()`, `vitals()`) receives from `init`. Its members are
  * `_`-prefixed: internal, and mangled in the minified script.
  */
-export interface BeaconContext {
+export interface BeaconContext extends TransportState {
   /**
    * Queues a report. A report identical to one still queued (its time aside) is folded into
    * it: an error counts up, a CSP report is dropped. A performance session is queued as the live
    * object, once: what is sent is its state at the flush.
    */
   _report(kind: ReportKind, report: object): void;
-  /** The page's CSP blocks the collector: stop sending, for good. */
-  _block(): void;
+  /** Set when the page's CSP blocks the collector: nothing is sent any more, for good (transport.ts). */
+  _blocked?: boolean;
   /** The resolved endpoints, so a capture can recognise the collector's own URLs. */
   _endpoints: Endpoints;
   /** Identifies this page view. */
   _sessionId: string;
+  /**
+   * Adds a window listener, guarded by monitor(), that `stop()` removes: a capture that only
+   * listens returns nothing.
+   */
+  _listen<E extends Event>(type: string, listener: (event: E) => unknown, capture?: boolean): void;
 }
 
 /** Installs listeners for one kind of capture; returns what removes them. */
@@ -64,6 +68,7 @@ const MAX_REPORTS_PER_PAGE = 25;
 type Queued = { session_id?: string; count?: number };
 
 const noop = () => {};
+const identity = <T>(value: T) => value;
 const noopBeacon: Beacon = { captureError: noop, flush: async () => {}, stop: noop };
 
 /**
@@ -76,10 +81,9 @@ const noopBeacon: Beacon = { captureError: noop, flush: async () => {}, stop: no
  */
 export const init = (options: BeaconOptions): Beacon => {
   // Server-side rendering, workers: nothing to watch, nothing to send.
-  if (typeof document == 'undefined') return noopBeacon;
+  if (!globalThis.document) return noopBeacon;
 
   const endpoints = resolveEndpoints(options, location.origin);
-  const transport = createTransport();
   const sentThisPage: Record<string, number> = {};
   // What the next flush sends, by a key that makes duplicates meet: an error or CSP report's
   // content (its time aside), a session's id.
@@ -87,11 +91,11 @@ export const init = (options: BeaconOptions): Beacon => {
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const flush = (atExit?: boolean) => {
-    clearTimeout(timer);
-    timer = undefined;
+    // clearTimeout returns undefined: the timer is cleared and forgotten in one statement.
+    timer = clearTimeout(timer) as undefined;
     const reports = Object.values(queued);
     queued = {};
-    const send = (kind: ReportKind, body: string, key?: string) => transport._send(endpoints[kind], body, atExit, key);
+    const send = (kind: ReportKind, body: string, key?: string) => transport(endpoints[kind], body, atExit, key);
     // Errors go in arrays; a CSP report (the CSP2 shape is one report) and a session go alone,
     // a session keyed by its id: a newer snapshot supersedes an unsent older one.
     const errorReports = reports.filter(([kind]) => kind == 'error').map(([, report]) => report);
@@ -101,18 +105,15 @@ export const init = (options: BeaconOptions): Beacon => {
     ]).then(noop);
   };
 
-  const report = (kind: ReportKind, value: object | null | false | undefined | void) => {
-    if (options.beforeSend) {
-      // A throwing beforeSend leaves the report as it was.
-      try {
-        value = options.beforeSend(value as object, kind);
-      } catch {}
-      if (!value) return;
-    }
-    const queue = value as Queued;
+  const report = (kind: ReportKind, queue: Queued | null | false | undefined | void) => {
+    // A throwing beforeSend leaves the report as it was; without one, every report is kept.
+    try {
+      queue = (options.beforeSend || identity)(queue as Queued, kind);
+    } catch {}
+    if (!queue) return;
     if (kind == 'error') queue.session_id = context._sessionId;
     // A session is queued as the live object: what is sent is its state at the flush.
-    const key = kind + (kind == 'performance' ? queue.session_id : JSON.stringify(value, (name, field) => (name == 'timestamp' ? 0 : field)));
+    const key = kind + (kind == 'performance' ? queue.session_id : JSON.stringify({ ...queue, timestamp: 0 }));
     const same = queued[key];
     if (same) {
       if (kind == 'error') same[1].count = (same[1].count || 1) + 1;
@@ -124,27 +125,28 @@ export const init = (options: BeaconOptions): Beacon => {
   };
   const onTimer = monitor(flush);
 
+  const stoppers: Array<() => void> = [];
   const context: BeaconContext = {
     _report: monitor(report),
-    _block: transport._block,
     _endpoints: endpoints,
     _sessionId: randomId(),
+    _listen: (type, listener, capture) => {
+      const guarded = monitor(listener) as EventListener;
+      addEventListener(type, guarded, capture);
+      stoppers.push(() => removeEventListener(type, guarded, capture));
+    },
   };
+  const transport = createTransport(context);
 
   // Page exit: flush when hidden and on pagehide, never on unload (it keeps pages out of the
   // back/forward cache). The hidden listener is on window in the bubble phase so that it runs
   // after web-vitals' capture-phase listener has reported the final CLS and INP.
-  const stoppers = [
-    listen('visibilitychange', monitor(() => document.visibilityState == 'hidden' && flush(true))),
-    listen('pagehide', monitor(() => flush(true))),
-  ];
-  for (const capture of options.capture || []) {
-    const stop = monitor(capture)(context);
-    if (stop) stoppers.push(stop);
-  }
+  context._listen('visibilitychange', () => document.visibilityState == 'hidden' && flush(true));
+  context._listen('pagehide', () => flush(true));
+  for (const capture of options.capture || []) stoppers.push(monitor(capture)(context) || noop);
 
   return {
-    captureError: monitor((error: unknown) => report('error', toErrorReport(error, 'manual'))),
+    captureError: monitor((error: unknown) => report('error', toErrorReport('manual', error))),
     flush: () => monitor(flush)() || Promise.resolve(),
     stop: monitor(() => {
       for (const stop of stoppers.splice(0)) monitor(stop)();

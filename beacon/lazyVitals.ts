@@ -43,7 +43,8 @@ export const lazyVitals = (src: string, nonce: string, options?: VitalsOptions):
       document.head.append(script);
     });
     const unlisten = listen('visibilitychange', monitor(() => hidden() && load()));
-    ((globalThis.requestIdleCallback || setTimeout) as typeof requestIdleCallback)(load, { timeout: IDLE_TIMEOUT });
+    // Asked for from the next task: requesting an idle callback is the dearest call of the start (issue 18).
+    setTimeout(monitor(() => ((globalThis.requestIdleCallback || setTimeout) as typeof requestIdleCallback)(load, { timeout: IDLE_TIMEOUT })));
     return () => {
       subscribed = false;
       unlisten();

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { createTransport, KEEPALIVE_QUOTA } from './transport';
+import { createTransport, KEEPALIVE_QUOTA, type TransportState } from './transport';
 
 const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
 const answer = (status: number, headers: Record<string, string> = {}) => Promise.resolve(new Response(null, { status, headers }));
@@ -17,8 +17,8 @@ afterEach(() => {
 
 test('5xx and network failures are retried with exponential backoff, at most 5 attempts', async () => {
   fetchMock.mockImplementation(() => Promise.reject(new TypeError('Failed to fetch')));
-  const transport = createTransport();
-  await transport._send('https://in.example/api/x', '[]', false);
+  const transport = createTransport({});
+  await transport('https://in.example/api/x', '[]', false);
   const attemptTimes = [Date.now()];
   for (let i = 0; i < 10; i++) {
     const before = fetchMock.mock.calls.length;
@@ -35,9 +35,9 @@ test('5xx and network failures are retried with exponential backoff, at most 5 a
 
 test('429 is retried after its Retry-After, and other sends wait for it too', async () => {
   fetchMock.mockImplementationOnce(() => answer(429, { 'retry-after': '30' })).mockImplementation(() => answer(202));
-  const transport = createTransport();
-  await transport._send('https://in.example/api/a', '["a"]', false);
-  transport._send('https://in.example/api/b', '["b"]', false);
+  const transport = createTransport({});
+  await transport('https://in.example/api/a', '["a"]', false);
+  transport('https://in.example/api/b', '["b"]', false);
   await vi.advanceTimersByTimeAsync(29_000);
   expect(fetchMock).toHaveBeenCalledTimes(1);
   await vi.advanceTimersByTimeAsync(1_100);
@@ -46,33 +46,34 @@ test('429 is retried after its Retry-After, and other sends wait for it too', as
 
 test('a 4xx other than 429 is given up at once', async () => {
   fetchMock.mockImplementation(() => answer(400));
-  const transport = createTransport();
-  await transport._send('https://in.example/api/x', '[]', false);
+  const transport = createTransport({});
+  await transport('https://in.example/api/x', '[]', false);
   await vi.advanceTimersByTimeAsync(300_000);
   expect(fetchMock).toHaveBeenCalledTimes(1);
 });
 
 test('once blocked, nothing is sent and nothing waiting is retried', async () => {
   fetchMock.mockImplementation(() => answer(503));
-  const transport = createTransport();
-  await transport._send('https://in.example/api/x', '[]', false);
-  transport._block();
-  transport._send('https://in.example/api/x', '[]', false);
+  const state: TransportState = {};
+  const transport = createTransport(state);
+  await transport('https://in.example/api/x', '[]', false);
+  state._blocked = true;
+  transport('https://in.example/api/x', '[]', false);
   await vi.advanceTimersByTimeAsync(300_000);
   expect(fetchMock).toHaveBeenCalledTimes(1);
 });
 
 test('a session snapshot is not retried once a newer one of the same session was sent', async () => {
   fetchMock.mockImplementationOnce(() => answer(500)).mockImplementation(() => answer(202));
-  const transport = createTransport();
-  await transport._send('https://in.example/api/p', '{"LCP":1}', false, 'session-1');
+  const transport = createTransport({});
+  await transport('https://in.example/api/p', '{"LCP":1}', false, 'session-1');
   await vi.advanceTimersByTimeAsync(5_000);
   const bodies = () => fetchMock.mock.calls.map(([, init]) => init.body);
   // The retry went out, since nothing newer existed...
   expect(bodies()).toEqual(['{"LCP":1}', '{"LCP":1}']);
   fetchMock.mockImplementationOnce(() => answer(500));
-  await transport._send('https://in.example/api/p', '{"LCP":2}', false, 'session-1');
-  await transport._send('https://in.example/api/p', '{"LCP":3}', false, 'session-1');
+  await transport('https://in.example/api/p', '{"LCP":2}', false, 'session-1');
+  await transport('https://in.example/api/p', '{"LCP":3}', false, 'session-1');
   await vi.advanceTimersByTimeAsync(300_000);
   // ...but {"LCP":2} failed after {"LCP":3} was sent: retrying it would overwrite newer values.
   expect(bodies()).toEqual(['{"LCP":1}', '{"LCP":1}', '{"LCP":2}', '{"LCP":3}']);
@@ -81,13 +82,13 @@ test('a session snapshot is not retried once a newer one of the same session was
 test('keepalive is used only while the in-flight keepalive bytes stay within the 64 KiB quota', async () => {
   const pending: Array<() => void> = [];
   fetchMock.mockImplementation(() => new Promise((resolve) => pending.push(() => resolve(new Response(null, { status: 202 })))));
-  const transport = createTransport();
+  const transport = createTransport({});
   const body = 'x'.repeat(KEEPALIVE_QUOTA / 4);
-  for (let i = 0; i < 5; i++) transport._send('https://in.example/api/x', body, false);
+  for (let i = 0; i < 5; i++) transport('https://in.example/api/x', body, false);
   expect(fetchMock.mock.calls.map(([, init]) => init.keepalive)).toEqual([true, true, true, true, false]);
   pending.forEach((resolve) => resolve());
   await vi.advanceTimersByTimeAsync(0);
-  transport._send('https://in.example/api/x', body, false);
+  transport('https://in.example/api/x', body, false);
   expect(fetchMock.mock.calls[5]![1].keepalive).toBe(true);
 });
 
@@ -96,10 +97,10 @@ test('at page exit a body goes out even while sends wait: a failure just before 
   vi.stubGlobal('navigator', { sendBeacon });
   // Chromium rejects an in-flight keepalive fetch at pagehide.
   fetchMock.mockImplementation(() => Promise.reject(new TypeError('Failed to fetch')));
-  const transport = createTransport();
-  await transport._send('https://in.example/api/p', '{"FCP":1}', false, 'session-1');
-  transport._send('https://in.example/api/e', '["later"]', false);
+  const transport = createTransport({});
+  await transport('https://in.example/api/p', '{"FCP":1}', false, 'session-1');
+  transport('https://in.example/api/e', '["later"]', false);
   expect(fetchMock).toHaveBeenCalledTimes(1);
-  transport._send('https://in.example/api/p', '{"FCP":1,"LCP":2}', true, 'session-1');
+  transport('https://in.example/api/p', '{"FCP":1,"LCP":2}', true, 'session-1');
   expect(sendBeacon).toHaveBeenCalledWith('https://in.example/api/p', '{"FCP":1,"LCP":2}');
 });

@@ -9,21 +9,25 @@ import { monitor } from './lib/monitor';
 export const KEEPALIVE_QUOTA = 65536;
 /** One body is kept well under the quota, so several sends fit at page exit. */
 export const MAX_BODY_BYTES = 16384;
+/** Five attempts: the longest backoff is 1 s x 2^3 = 8 s (less jitter), so it needs no cap. */
 const MAX_ATTEMPTS = 5;
 const FIRST_RETRY_DELAY = 1000;
-const MAX_RETRY_DELAY = 60000;
 /** Bodies waiting for a retry; past this, new failures are dropped (a bounded queue). */
 const MAX_WAITING = 20;
 
-/** What `init` sends through. */
-export interface Transport {
-  /**
-   * Sends one body; resolves when the first attempt has settled. Never rejects. Bodies with the
-   * same `key` supersede each other (a session's snapshots): only the newest is retried.
-   */
-  _send(url: string, body: string, atExit?: boolean, key?: string): Promise<unknown> | undefined;
-  /** Stops every send for good: the page's CSP blocks the collector (a retry would only be blocked again). */
-  _block(): void;
+/**
+ * What `init` sends through: sends one body; resolves when the first attempt has settled. Never
+ * rejects. Bodies with the same `key` supersede each other (a session's snapshots): only the newest
+ * is retried.
+ */
+export type Transport = (url: string, body: string, atExit?: boolean, key?: string) => Promise<unknown> | undefined;
+
+/**
+ * Read before every attempt: once `_blocked` (the page's CSP blocks the collector), nothing is
+ * sent any more, retries included (they would only be blocked again). `init` passes its context.
+ */
+export interface TransportState {
+  _blocked?: boolean;
 }
 
 /**
@@ -33,18 +37,17 @@ export interface Transport {
  * given up. Nothing here ever throws or rejects into the page.
  *
  * @example
- * createTransport()._send('https://in.example/api/error-reports/KEY', '[{"error_type":"manual","error_message":"x"}]');
+ * createTransport({})('https://in.example/api/error-reports/KEY', '[{"error_type":"manual","error_message":"x"}]');
  */
-export const createTransport = (): Transport => {
+export const createTransport = (state: TransportState): Transport => {
   let inflightBytes = 0;
-  let blocked = false;
   let pausedUntil = 0;
   let waiting = 0;
   const newest: Record<string, string> = {};
 
   const send = (url: string, body: string, atExit?: boolean, key?: string, attempt = 0): Promise<unknown> | undefined => {
     // Called again later, unless blocked meanwhile or a newer body of the same key was sent.
-    const later = (delay: number, next = attempt) => {
+    const later = (delay: number, next = attempt): undefined => {
       pausedUntil = Math.max(pausedUntil, Date.now() + delay);
       if (next < MAX_ATTEMPTS && waiting < MAX_WAITING) {
         waiting++;
@@ -57,16 +60,16 @@ export const createTransport = (): Transport => {
         );
       }
     };
-    if (blocked || (key && newest[key] != body)) return;
+    if (state._blocked || (key && newest[key] != body)) return;
     // While the collector asked us to wait (429, 5xx, or it is unreachable), new bodies wait too;
     // but not at page exit, where waiting is losing: Chromium rejects an in-flight keepalive fetch
     // at pagehide ("Failed to fetch") although it goes on, and that must not hold back the last snapshot.
-    if (!atExit && Date.now() < pausedUntil) return void later(0);
-    if (atExit && navigator.sendBeacon?.(url, body)) return;
+    // (later() returns undefined: a paused body is scheduled, and this send ends.)
+    if (atExit ? navigator.sendBeacon?.(url, body) : Date.now() < pausedUntil && !later(0)) return;
     const size = byteLength(body);
     const counted = inflightBytes + size <= KEEPALIVE_QUOTA ? size : 0;
     const retry = (delay: number) =>
-      later(delay || Math.min(FIRST_RETRY_DELAY * 2 ** attempt, MAX_RETRY_DELAY) * (0.5 + Math.random() / 2), attempt + 1);
+      later(delay || FIRST_RETRY_DELAY * 2 ** attempt * (0.5 + Math.random() / 2), attempt + 1);
     // Where fetch is missing this throws, and the caller's monitor() contains it.
     const request = fetch(url, {
       method: 'POST',
@@ -78,17 +81,15 @@ export const createTransport = (): Transport => {
     inflightBytes += counted;
     return request
       .then(
-        ({ status, headers }) => (status == 429 || status >= 500) && retry(Number(headers.get('retry-after')) * 1000),
+        // An HTTP-date Retry-After is NaN here: the usual backoff then.
+        ({ status, headers }) => (status == 429 || status >= 500) && retry(+headers.get('retry-after')! * 1000),
         () => retry(0),
       )
       .finally(() => (inflightBytes -= counted));
   };
 
-  return {
-    _send: monitor((url: string, body: string, atExit?: boolean, key?: string) => {
-      if (key) newest[key] = body;
-      return send(url, body, atExit, key);
-    }),
-    _block: () => void (blocked = true),
-  };
+  return monitor((url: string, body: string, atExit?: boolean, key?: string) => {
+    if (key) newest[key] = body;
+    return send(url, body, atExit, key);
+  });
 };

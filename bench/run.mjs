@@ -2,17 +2,30 @@
 // bench/results/. Loopback only; every part is bounded in time.
 //   BENCH_DURATION=5     seconds of load per ingest measurement
 //   BENCH_REPORTS=1000000  reports seeded for the /summary measurement
+//   BENCH_RUNS=3         runs of each PostgreSQL measurement (the median is shown)
+//   BENCH_RETENTION_ROWS=1000000  old reports `serve --retention-days` deletes under load, per store
+//   BENCH_RETENTION_RATE=200      requests/s of ingest meanwhile
 //   BENCH_SOAK_SECONDS=300 seconds of the soak whose memory is a goal (0 skips it)
+//   BENCH_DASHBOARD_REPORTS=1000000  reports seeded for the dashboard's site page in Chromium
+//   BENCH_DASHBOARD_LOADS=5          page loads whose median is the figure
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beaconBench } from './beacon.mjs';
 import { cspSuggestionBench } from './cspSuggestion.mjs';
+import { dashboardBench } from './dashboard.mjs';
 import { goalRows, sizeFigures, soakFigures } from './goals.mjs';
 import { ingestBench } from './ingest.mjs';
+import { postgresIngestBench } from './postgres.mjs';
+import { retentionBench } from './retention.mjs';
 import { summaryBench } from './summary.mjs';
 
 const duration = Number(process.env.BENCH_DURATION || 5);
 const reports = Number(process.env.BENCH_REPORTS || 1_000_000);
+const runs = Number(process.env.BENCH_RUNS || 3);
+const retentionRows = Number(process.env.BENCH_RETENTION_ROWS || 1_000_000);
+const retentionRate = Number(process.env.BENCH_RETENTION_RATE || 200);
 const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
+const dashboardReports = Number(process.env.BENCH_DASHBOARD_REPORTS || 1_000_000);
+const dashboardLoads = Number(process.env.BENCH_DASHBOARD_LOADS || 5);
 const round = (value, digits = 0) => Number(value.toFixed(digits));
 
 console.log(`ingest: ${duration} s per measurement, 50 connections; summary over ${reports} reports; beacon start in Chromium`);
@@ -20,9 +33,12 @@ const results = {
   date: new Date().toISOString(),
   node: process.version,
   ingest: await ingestBench({ duration }),
+  postgres: await postgresIngestBench({ duration, runs }),
+  retention: await retentionBench({ rows: retentionRows, rate: retentionRate, duration }),
   summary: await summaryBench({ reports }),
   beacon: await beaconBench(),
   cspSuggestion: await cspSuggestionBench(),
+  dashboard: await dashboardBench({ reports: dashboardReports, loads: dashboardLoads }),
   sizes: sizeFigures(),
   soak: soakFigures(soakSeconds),
 };
@@ -45,7 +61,32 @@ console.table(
     ]),
   ),
 );
-const { summary, beacon, cspSuggestion } = results;
+console.log(`\nIngest by store: SQLite (above) and PostgreSQL, one process and two on one database (median of ${runs})`);
+console.table(
+  Object.fromEntries([
+    ...results.ingest
+      .filter((row) => row.scenario.startsWith('error report'))
+      .map((row) => [`${row.scenario}, SQLite`, { 'req/s': round(row.sitebeacon.requestsPerSecond), 'reports/s': round(row.sitebeacon.reportsPerSecond), 'p99 ms': row.sitebeacon.p99Ms, 'non-2xx': row.sitebeacon.non2xx + row.sitebeacon.errors }]),
+    ...results.postgres.map((row) => [`${row.scenario}, ${row.store}`, { 'req/s': round(row.requestsPerSecond), 'reports/s': round(row.reportsPerSecond), 'p99 ms': row.p99Ms, 'non-2xx': row.non2xx }]),
+  ]),
+);
+console.log(`\nRetention: serve --retention-days 1 deleting ${retentionRows} old reports while ${retentionRate} single reports/s arrive`);
+console.table(
+  Object.fromEntries(
+    results.retention.map((row) => [
+      row.store,
+      {
+        'deletion s': round(row.deletionSeconds, 1),
+        'rows/s': round(row.rowsPerSecond),
+        'ingest p99 ms meanwhile': row.p99Ms,
+        'ingest p99 ms, nothing to delete': row.p99IdleMs,
+        'non-2xx': row.non2xx,
+        'aggregates = reports': row.aggregatesConsistent,
+      },
+    ]),
+  ),
+);
+const { summary, beacon, cspSuggestion, dashboard } = results;
 const ms = (value) => round(value, 3);
 console.log('\nRead path, beacon');
 console.table({
@@ -59,6 +100,11 @@ console.table({
     value: `${ms(cspSuggestion.suggestion.medianMs)} / ${ms(cspSuggestion.suggestion.p99Ms)}`,
   },
   [`${cspSuggestion.health.path} p99 meanwhile (ms, goal < 100)`]: { value: ms(cspSuggestion.health.p99Ms), 'idle p99': ms(cspSuggestion.health.idleP99Ms) },
+  [`dashboard site page over ${dashboard.reports} reports in Chromium: interactive, median of ${dashboard.loads} (ms, goal < 1000)`]: {
+    value: dashboard.interactiveMs,
+    'read API / server CPU / long tasks (ms)': `${dashboard.apiMs} / ${dashboard.serverCpuMs} / ${dashboard.longTaskMs}`,
+    'load average': dashboard.loadAverage,
+  },
 });
 
 console.log('\nThe goals of issue 18');

@@ -6,6 +6,7 @@ export { openStore } from './store/openStore';
 export { createSqliteStore } from './store/sqlite';
 export { hashApiKey } from './core/keys';
 export type { Store, Page, ListOptions } from './store/contract';
+export { UnknownSiteError } from './store/unknownSiteError';
 export type { Site, ErrorReport, NewErrorReport, StoredErrorReport, CspReport, NewCspReport, StoredCspReport, MetricValue, PerformanceSession, StoredPerformanceSession, ReceiveContext, ApiKey, WordPressInstall, SiteAction, CspProject, ServerAgent } from './core/records';
 export { DEFAULT_SITE_KEY } from './core/records';
 export { newCspReport, newErrorReport } from './core/newReports';

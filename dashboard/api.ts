@@ -1,74 +1,35 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { getJson, type ApiFailure } from './fetchJson';
+import { takeEarly } from './early';
 
-/** An answer of the read API that was not 2xx: its status and the design's error code. */
-export interface ApiFailure {
-  status: number;
-  code: string;
-  message: string;
-}
-
-const failure = async (response: Response): Promise<ApiFailure> => {
-  let body: { error?: { code?: string; message?: string } } | undefined;
-  try {
-    body = await response.json();
-  } catch {
-    // Not JSON (a proxy's page): the status says enough.
-  }
-  return { status: response.status, code: body?.error?.code ?? 'error', message: body?.error?.message ?? response.statusText };
-};
-
-/**
- * GETs a read API path with the session cookie (same origin), as JSON; rejects with an ApiFailure.
- * The dashboard reads nothing but the documented read API (design, "Layout": dashboard/).
- *
- * @example
- * const { data } = await getJson<{ data: Site[] }>('/api/v1/sites');
- */
-export const getJson = async <T>(path: string): Promise<T> => {
-  const response = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } });
-  if (!response.ok) throw await failure(response);
-  return (await response.json()) as T;
-};
-
-/**
- * Sends a write with the session cookie; the browser adds our Origin, which the collector checks (CSRF).
- *
- * @example
- * await send('DELETE', '/api/v1/session');
- */
-export const send = async (method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<Response> => {
-  const response = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  if (!response.ok) throw await failure(response);
-  return response;
-};
+export { getJson, send, type ApiFailure } from './fetchJson';
 
 /** What a page's data is: loading, loaded, or failed. */
 export type Loaded<T> = { state: 'loading' } | { state: 'ready'; data: T } | { state: 'failed'; failure: ApiFailure };
 
 /**
- * Loads `path` (again whenever it changes); null loads nothing.
+ * Loads `path` (again whenever it changes); null loads nothing. A new `version` loads the same path
+ * again and keeps showing what was loaded until the new answer is in (no "Loading…" flash).
  *
  * @example
  * const sites = useApi<{ data: Site[] }>('/api/v1/sites');
  */
-export const useApi = <T,>(path: string | null): Loaded<T> => {
+export const useApi = <T,>(path: string | null, version = 0): Loaded<T> => {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
+  const shown = useRef<string | null>(null);
   useEffect(() => {
     if (path === null) return;
     let current = true;
-    setLoaded({ state: 'loading' });
-    getJson<T>(path).then(
+    if (shown.current !== path) setLoaded({ state: 'loading' });
+    shown.current = path;
+    // The boot script may have asked already (early.ts): the first load takes its answer.
+    (takeEarly<T>(path) ?? getJson<T>(path)).then(
       (data) => current && setLoaded({ state: 'ready', data }),
       (error: ApiFailure) => current && setLoaded({ state: 'failed', failure: error?.status ? error : { status: 0, code: 'network', message: String(error) } }),
     );
     return () => {
       current = false;
     };
-  }, [path]);
+  }, [path, version]);
   return loaded;
 };

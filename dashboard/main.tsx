@@ -8,30 +8,13 @@ import { Overview } from './pages/Overview';
 import { SetupPage } from './pages/SetupPage';
 import { SignIn } from './pages/SignIn';
 import { SitePage } from './pages/SitePage';
-
-/** The dashboard's pages by path (design, "Dashboard, sign-in and documentation"). */
-const route = (path: string) => {
-  const decode = (part: string) => decodeURIComponent(part);
-  let match: RegExpExecArray | null;
-  if (path == '/docs') return { page: 'docs' } as const;
-  if ((match = /^\/sites\/([^/]+)\/errors\/([^/]+)$/.exec(path))) return { page: 'error', siteKey: decode(match[1]!), fingerprint: decode(match[2]!) } as const;
-  if ((match = /^\/sites\/([^/]+)\/setup$/.exec(path))) return { page: 'setup', siteKey: decode(match[1]!) } as const;
-  if ((match = /^\/sites\/([^/]+)$/.exec(path))) return { page: 'site', siteKey: decode(match[1]!) } as const;
-  return { page: 'overview' } as const;
-};
+import { route } from './route';
 
 const App = () => {
   const session = useApi<{ email: string; site_keys: string[] | null }>('/api/v1/session');
   const current = route(location.pathname);
   const email = session.state == 'ready' ? session.data.email : undefined;
   if (current.page == 'docs') return <DocsPage email={email} />;
-  if (session.state == 'loading') {
-    return (
-      <Layout title="sitebeacon">
-        <Status loaded={session} />
-      </Layout>
-    );
-  }
   if (session.state == 'failed') {
     if (session.failure.status == 401) return <SignIn />;
     return (
@@ -40,15 +23,17 @@ const App = () => {
       </Layout>
     );
   }
+  // The page loads its data while the session is asked for (one round trip less): signed out, its
+  // reads answer 401 as well and the sign-in form replaces it.
   switch (current.page) {
     case 'site':
-      return <SitePage email={email!} siteKey={current.siteKey} />;
+      return <SitePage email={email} siteKey={current.siteKey} />;
     case 'error':
-      return <ErrorGroupPage email={email!} siteKey={current.siteKey} fingerprint={current.fingerprint} />;
+      return <ErrorGroupPage email={email} siteKey={current.siteKey} fingerprint={current.fingerprint} />;
     case 'setup':
-      return <SetupPage email={email!} siteKey={current.siteKey} />;
+      return <SetupPage email={email} siteKey={current.siteKey} />;
     default:
-      return <Overview email={email!} />;
+      return session.state == 'ready' ? <Overview email={email} /> : <Layout title="sitebeacon"><Status loaded={session} /></Layout>;
   }
 };
 

@@ -77,6 +77,8 @@ export interface Setup {
   api_base: string;
   ingest_url: string;
   app_url: string;
+  /** The main host's API base (spec section 1: the legacy API base). */
+  legacy_api_base: string;
   beacon_url: string;
   snippet: string;
   csp_sources: Record<string, string[]>;

@@ -62,8 +62,10 @@ test('a site owner signs in through the form, sees the seeded error group, CSP g
   await page.getByRole('link', { name: 'The suggested policy for these violations' }).click();
   await expect(page.getByTestId(`suggestion-${project.id}`)).toContainText('https://cdn.example');
   await expect(page.getByTestId('snippet')).toContainText(`data-site-key="${shop}"`);
-  await page.getByRole('button', { name: 'Test connectivity from this browser' }).click();
-  await expect(page.getByTestId('connectivity')).toContainText('Connected');
+  await page.getByRole('button', { name: 'Check connectivity from this browser' }).click();
+  // One host here (no --ingest-url): checked once, then the test report (e2e/connectivityCheck.spec.ts has two hosts).
+  await expect(page.getByTestId('connectivity-status')).toHaveText('Check finished: all 2 passed.');
+  await expect(page.getByTestId('connectivity-ingest')).toContainText('Ingest and main host (one host)');
   await screenshots(page, 'setup');
 
   await page.goto(`${collector.url}/docs`);

@@ -13,6 +13,6 @@
 export const cleanUrl = (text: string): string =>
   text
     // The last `@` before the path ends the credentials (WHATWG URL parsing).
-    .replace(/(\/\/)[^\s/?#]*@/g, '$1')
+    .replace(/\/\/[^\s/?#]*@/g, '//')
     // A fragment runs to the end of its token, less a trailing `:line:column`, `)` or `,`.
     .replace(/(\/\/[^\s#]*)#\S*?((:\d+)+\)*,?)?(?=\s|$)/g, '$1$2');

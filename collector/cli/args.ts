@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Links } from '../core/setupUrls';
-import { openStore } from '../store/openStore';
+import { isPostgresUrl, openStore } from '../store/openStore';
 import type { Store } from '../store/contract';
 
 /** Where the CLI writes, and its environment; tests pass their own. */
@@ -26,6 +26,7 @@ export class UsageError extends Error {}
 
 const common = {
   db: { type: 'string' },
+  'database-url': { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
@@ -62,9 +63,44 @@ export const parseWithArgument = <O extends NonNullable<ParseArgsConfig['options
   return { values: parsed.values, argument: parsed.positionals[0]! };
 };
 
-/** The SQLite file: `--db`, else `SITEBEACON_DB`, else ./data/sitebeacon.db. */
-export const databaseLocation = (values: { db?: string | undefined }, io: CliIO) =>
-  resolve(values.db || io.env.SITEBEACON_DB || './data/sitebeacon.db');
+/**
+ * Where a command's data is (../shared/design.md, CLI and "Scale-out"): `--database-url` (a
+ * PostgreSQL URL) or `--db FILE` (SQLite), never both; else `SITEBEACON_DATABASE_URL`, else
+ * `SITEBEACON_DB`, else ./data/sitebeacon.db. A flag wins over the environment.
+ *
+ * @example
+ * databaseLocation({ 'database-url': 'postgres://db.internal/sitebeacon' }, io) // 'postgres://db.internal/sitebeacon'
+ */
+export const databaseLocation = (values: { db?: string | undefined; 'database-url'?: string | undefined }, io: CliIO) => {
+  const url = values['database-url'];
+  if (url !== undefined && values.db !== undefined) throw new UsageError('--db FILE and --database-url URL name two databases: give one');
+  const chosen = url ?? (values.db === undefined ? io.env.SITEBEACON_DATABASE_URL || undefined : undefined);
+  if (chosen !== undefined) {
+    if (!isPostgresUrl(chosen)) {
+      throw new UsageError(`${url !== undefined ? '--database-url' : 'SITEBEACON_DATABASE_URL'} must be a postgres:// or postgresql:// URL (an SQLite file is --db FILE)`);
+    }
+    return chosen;
+  }
+  return resolve(values.db || io.env.SITEBEACON_DB || './data/sitebeacon.db');
+};
+
+/**
+ * A database location to print: a URL without its password (logs and `--json` output are read by
+ * more people than the database's owner).
+ *
+ * @example
+ * printableLocation('postgres://app:secret@db.internal/sitebeacon') // 'postgres://app:***@db.internal/sitebeacon'
+ */
+export const printableLocation = (location: string) => {
+  if (!isPostgresUrl(location)) return location;
+  try {
+    const url = new URL(location);
+    if (url.password) url.password = '***';
+    return url.href;
+  } catch {
+    return location.replace(/\/\/[^@/]*@/, '//***@');
+  }
+};
 
 /** Opens the store for one command's work and closes it after, whatever happens. */
 export const withStore = async <T>(location: string, work: (store: Store) => Promise<T>) => {

@@ -1,10 +1,12 @@
 import { actionAdd } from './actionAdd';
 import { agentRevoke } from './agentRevoke';
+import { backup } from './backup';
 import type { CliIO } from './args';
 import { check } from './check';
 import { exportRecords } from './exportRecords';
 import { keyCreate } from './keyCreate';
 import { keyRevoke } from './keyRevoke';
+import { migrate } from './migrate';
 import { serve } from './serve';
 import { siteAdd } from './siteAdd';
 import { snippetCommand } from './snippet';
@@ -32,4 +34,6 @@ export const COMMANDS: Array<{ name: string[]; run: Command }> = [
   { name: ['export'], run: exportRecords },
   { name: ['user', 'add'], run: userAdd },
   { name: ['check'], run: check },
+  { name: ['migrate'], run: migrate },
+  { name: ['backup'], run: backup },
 ];

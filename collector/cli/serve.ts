@@ -5,10 +5,11 @@ import { listen } from '../listen';
 import { hashPassword, newPassword } from '../core/passwords';
 import { DASHBOARD_SITE_KEY, DEMO_SITE_KEY, DEMO_USER_EMAIL } from '../core/records';
 import { BEACON_FILE } from './beaconFile';
-import { baseUrl, databaseLocation, parseOptions, UsageError, type CliIO } from './args';
+import { baseUrl, databaseLocation, parseOptions, printableLocation, UsageError, type CliIO } from './args';
 import type { Store } from '../store/contract';
-import { openStore } from '../store/openStore';
+import { isPostgresUrl, openStore } from '../store/openStore';
 import type { Sync } from '../store/sqlite/openConnection';
+import { startRetention } from '../store/startRetention';
 
 /**
  * `serve --demo`: the demo site, allowed from the collector's own origin, and the demo user, who
@@ -39,6 +40,7 @@ const readServeOptions = (args: string[], io: CliIO) => {
     'ingest-url': { type: 'string' },
     'agent-updates-dir': { type: 'string' },
     'agent-signing-key': { type: 'string' },
+    'retention-days': { type: 'string' },
   });
   const port = Number(values.port ?? io.env.SITEBEACON_PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${values.port} is not a port`);
@@ -50,11 +52,22 @@ const readServeOptions = (args: string[], io: CliIO) => {
     return { [flag == 'rate-limit' ? 'perIp' : 'perSite']: perSecond };
   };
   if (!!values['tls-cert'] != !!values['tls-key']) throw new UsageError('--tls-cert and --tls-key go together');
+  const retentionDays = values['retention-days'] === undefined ? undefined : Number(values['retention-days']);
+  if (retentionDays !== undefined && !(retentionDays > 0 && retentionDays <= 36_500)) {
+    throw new UsageError(`--retention-days ${values['retention-days']} is not a number of days (more than 0)`);
+  }
+  const database = databaseLocation(values, io);
+  if (values['agent-updates-dir'] && !values['agent-signing-key'] && isPostgresUrl(database)) {
+    // The default key lives beside the SQLite file; collectors sharing PostgreSQL must share one key.
+    throw new UsageError('with --database-url, --agent-updates-dir needs --agent-signing-key FILE (the same key on every collector)');
+  }
   const logLevel = values['log-level'] || io.env.SITEBEACON_LOG_LEVEL || 'info';
   const minimumStatus = LOG_LEVELS[logLevel];
   if (minimumStatus === undefined) throw new UsageError(`--log-level ${logLevel} is not one of ${Object.keys(LOG_LEVELS).join(', ')}`);
   const sync = values.sync || io.env.SITEBEACON_SYNC || 'normal';
   if (sync != 'normal' && sync != 'full') throw new UsageError(`--sync ${sync} is not one of normal, full`);
+  // PostgreSQL's durability is the server's own (synchronous_commit): --sync is SQLite's pragma.
+  if (values.sync && isPostgresUrl(database)) throw new UsageError('--sync is for SQLite files; with --database-url, PostgreSQL\'s synchronous_commit decides');
   return {
     values,
     port,
@@ -63,7 +76,8 @@ const readServeOptions = (args: string[], io: CliIO) => {
     tls: values['tls-cert'] ? { cert: resolve(values['tls-cert']), key: resolve(values['tls-key']!) } : undefined,
     minimumStatus,
     sync: sync as Sync,
-    database: databaseLocation(values, io),
+    database,
+    retentionDays,
     publicUrl: baseUrl(values['public-url'] || io.env.SITEBEACON_PUBLIC_URL),
     ingestUrl: baseUrl(values['ingest-url'] || io.env.SITEBEACON_INGEST_URL),
   };
@@ -78,13 +92,13 @@ const openWritableStore = async (database: string, sync: Sync) => {
   try {
     store = await openStore(database, { sync });
   } catch (error) {
-    throw new Error(`cannot open the database ${database}: ${(error as Error).message}`);
+    throw new Error(`cannot open the database ${printableLocation(database)}: ${(error as Error).message}`);
   }
   try {
     await store.checkWritable();
   } catch (error) {
     await store.close().catch(() => {});
-    throw new Error(`cannot write the database ${database} (${(error as Error).message}): check its permissions, its folder's and the disk`);
+    throw new Error(`cannot write the database ${printableLocation(database)} (${(error as Error).message}): check its permissions, its folder's and the disk`);
   }
   return store;
 };
@@ -95,8 +109,13 @@ const openWritableStore = async (database: string, sync: Sync) => {
  * that tools (collector/testing/spawnCollector.ts) read.
  */
 export const serve = async (args: string[], io: CliIO) => {
-  const { values, port, host, rateLimits, tls, minimumStatus, sync, database, ingestUrl, ...options } = readServeOptions(args, io);
+  const { values, port, host, rateLimits, tls, minimumStatus, sync, database, ingestUrl, retentionDays, ...options } = readServeOptions(args, io);
   const store = await openWritableStore(database, sync);
+  const logError = (error: unknown) => {
+    if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
+  };
+  // A failed sweep is logged and tried again at the next interval; ingest is not affected.
+  const retention = retentionDays ? startRetention(store, { days: retentionDays, onError: logError }) : undefined;
   let publicUrl = options.publicUrl ?? '';
   const app = createCollector({
     store,
@@ -122,9 +141,7 @@ export const serve = async (args: string[], io: CliIO) => {
             if (Math.max(entry.status, entry.foreign_reports ? 400 : 0) >= minimumStatus) io.err(JSON.stringify({ level, ...entry }));
           },
     logRequestMinimumStatus: minimumStatus,
-    logError: (error) => {
-      if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
-    },
+    logError,
   });
   const { server, url } = await listen(app, { port, host, tls });
   publicUrl ||= url;
@@ -132,10 +149,10 @@ export const serve = async (args: string[], io: CliIO) => {
   await store.sites.put({ site_key: DASHBOARD_SITE_KEY, name: 'sitebeacon dashboard', allowed_origins: [new URL(publicUrl).origin] });
   const demo = values.demo ? await startDemo(store, publicUrl) : undefined;
   if (values.json) {
-    io.out(JSON.stringify({ url, public_url: publicUrl, db: database, dashboard: `${publicUrl}/`, ...(demo ? { demo: `${publicUrl}/demo`, demo_user: demo } : {}) }));
+    io.out(JSON.stringify({ url, public_url: publicUrl, db: printableLocation(database), dashboard: `${publicUrl}/`, ...(demo ? { demo: `${publicUrl}/demo`, demo_user: demo } : {}) }));
   } else {
     io.out(`sitebeacon collector listening on ${url}`);
-    io.out(`data stored in ${database}`);
+    io.out(`data stored in ${printableLocation(database)}`);
     io.out(`dashboard: ${publicUrl}/`);
     if (demo) {
       io.out(`demo page: ${publicUrl}/demo (site key "${DEMO_SITE_KEY}")`);
@@ -156,6 +173,7 @@ export const serve = async (args: string[], io: CliIO) => {
     const closeIdle = setInterval(() => httpServer?.closeIdleConnections?.(), 50);
     await server.close();
     clearInterval(closeIdle);
+    await retention?.stop();
     await store.close();
     process.exit(0);
   };

@@ -6,7 +6,8 @@ import { databaseLocation, LINK_OPTIONS, linksFrom, parseOptions, UsageError, wi
 /**
  * `sitebeacon site rotate-key --site SITE_KEY`: a new public key for the site, when the old one is
  * abused (a flood of forged reports under it). Everything stored moves to the new key, the old one
- * answers 404 `unknown_site` from the next request on, and the pages need the new snippet, printed here.
+ * answers 404 `unknown_site` from the next request on (other collectors sharing a PostgreSQL
+ * database: once their 5 s site cache expires), and the pages need the new snippet, printed here.
  */
 export const siteRotateKey = async (args: string[], io: CliIO) => {
   const values = parseOptions(args, { site: { type: 'string' }, ...LINK_OPTIONS });

@@ -5,14 +5,15 @@ Commands:
   serve [--port 8787] [--host 127.0.0.1] [--public-url URL] [--demo]
         [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--site-rate-limit N] [--trust-proxy]
         [--log-level info|warn|error|silent] [--ingest-url URL] [--sync normal|full]
-        [--agent-updates-dir DIR [--agent-signing-key FILE]]
+        [--agent-updates-dir DIR [--agent-signing-key FILE]] [--retention-days N]
                         run the collector and its dashboard at / (--demo also serves a demo
                         page at /demo and creates a demo user, printed with its password);
                         rate limits are requests per second per client IP (default 20) and
-                        per site (default 500), 0 turns one off; --sync full: every commit
-                        is fsynced before reports are acknowledged (power-loss safe; normal:
-                        safe when the process dies); --json prints one line {"url": ...}
-                        once it listens
+                        per site (default 500), 0 turns one off; --sync full (SQLite): every
+                        commit is fsynced before reports are acknowledged (power-loss safe;
+                        normal: safe when the process dies); --json prints one line
+                        {"url": ...} once it listens; --retention-days deletes reports and
+                        sessions older than N days, in small batches, every minute
   site add --origin URL [--origin URL...] [--name NAME] [--public-url URL] [--ingest-url URL]
                         create a site; prints its key and script tag
   snippet --site SITE_KEY [--public-url URL] [--ingest-url URL]
@@ -35,10 +36,16 @@ Commands:
                         without --password-stdin a password is generated and printed once
   export --site SITE_KEY --kind errors|csp|performance [--since ISO]
                         print stored records as NDJSON
+  migrate               apply the schema versions the database lacks (serve does too);
+                        safe while other collectors start
+  backup FILE           copy the SQLite store to FILE while collectors run (SQLite's online
+                        backup; for PostgreSQL use pg_dump)
   check URL [--site SITE_KEY] [--page PAGE_URL] [--connect-timeout S] [--timeout S] [--ca FILE]
                         diagnose, from this machine, why reports may not arrive (see check --help)
 
-Every command takes --db FILE (default ./data/sitebeacon.db, env SITEBEACON_DB) and --json.
+Every command takes --db FILE (SQLite; default ./data/sitebeacon.db, env SITEBEACON_DB) or
+--database-url postgres://USER@HOST:PORT/DB (PostgreSQL, env SITEBEACON_DATABASE_URL: any number
+of collectors may share one database), and --json.
 Env: SITEBEACON_PORT, SITEBEACON_HOST, SITEBEACON_PUBLIC_URL, SITEBEACON_INGEST_URL, SITEBEACON_LOG_LEVEL,
 SITEBEACON_SYNC.
 `;

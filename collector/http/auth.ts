@@ -66,10 +66,18 @@ export const requireCallerSiteAccess = (caller: Caller, siteKey: string) => {
   else if (!caller.user || !userMaySee(caller.user, siteKey)) throw apiError(403, 'forbidden', 'this account may not see this site');
 };
 
+/**
+ * The answer to a site key no site has: 404 `unknown_site`.
+ *
+ * @example
+ * throw unknownSite('abc'); // {"error":{"code":"unknown_site","message":"no site has the key \"abc\""}}
+ */
+export const unknownSite = (siteKey: string) => apiError(404, 'unknown_site', `no site has the key "${siteKey}"`);
+
 /** The one site lookup: the site, or 404 `unknown_site`. */
 export const findSite = async (store: Store, siteKey: string): Promise<Site> => {
   const site = await store.sites.get(siteKey);
-  if (!site) throw apiError(404, 'unknown_site', `no site has the key "${siteKey}"`);
+  if (!site) throw unknownSite(siteKey);
   return site;
 };
 
@@ -84,25 +92,39 @@ export const findSite = async (store: Store, siteKey: string): Promise<Site> => 
  */
 const OPAQUE_REPORT_TYPES: ReadonlySet<string> = new Set(['application/csp-report', 'application/reports+json']);
 
+/** What a route adds to its authentication (http/route.ts `ownOrigin`). */
+export interface AuthOptions {
+  ownOrigin?: boolean | undefined;
+}
+
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : undefined);
+
 /**
  * The site a browser request is for (the default site when the path has no key), checking the
  * request's `Origin` against the site's allowed origins. Requests without an `Origin`, as from
  * servers, are accepted. With `opaqueReports`, `Origin: null` is accepted too when the
  * Content-Type is a browser's own reports' (OPAQUE_REPORT_TYPES): issue 12 treats it like a
  * missing Origin and checks each report's document URL instead (routes/cspReports.ts). No CORS
- * header answers it: an opaque origin may not read the answer.
+ * header answers it: an opaque origin may not read the answer. With `ownOrigin`, this collector's
+ * own origin (`appUrl`, the dashboard's) passes as well, marked so, and may read the answer.
  */
-const siteForBrowser = async (event: H3Event, store: Store, opaqueReports = false): Promise<Caller> => {
+const siteForBrowser = async (
+  event: H3Event,
+  { store, appUrl }: Pick<AuthDeps, 'store' | 'appUrl'>,
+  { opaqueReports = false, ownOrigin = false }: { opaqueReports?: boolean; ownOrigin?: boolean | undefined } = {},
+): Promise<Caller> => {
   const site = await findSite(store, getRouterParam(event, 'site_key') ?? DEFAULT_SITE_KEY);
   const origin = event.req.headers.get('origin');
   if (origin === 'null' && opaqueReports && event.req.method == 'POST' && OPAQUE_REPORT_TYPES.has(mediaTypeOf(event))) {
     return { site, opaqueOrigin: true };
   }
   if (origin !== null) {
-    if (!site.allowed_origins.includes(origin)) {
+    const own = ownOrigin && !site.allowed_origins.includes(origin) && origin === originOf(appUrl());
+    if (!own && !site.allowed_origins.includes(origin)) {
       throw apiError(403, 'origin_not_allowed', `origin ${origin} is not allowed to report to this site`);
     }
     allowOrigin(event, origin);
+    if (own) return { site, ownOrigin: true };
   }
   return { site };
 };
@@ -132,7 +154,7 @@ const keyOrUser = async (event: H3Event, { store, appUrl }: AuthDeps): Promise<C
   return { user };
 };
 
-const checks: Record<Auth, (event: H3Event, deps: AuthDeps) => Promise<Caller>> = {
+const checks: Record<Auth, (event: H3Event, deps: AuthDeps, options: AuthOptions) => Promise<Caller>> = {
   none: async () => ({}),
   apiKey: async (event, { store }) => ({ apiKey: await requireApiKey(event, store) }),
   siteApiKey: async (event, deps) => {
@@ -148,15 +170,15 @@ const checks: Record<Auth, (event: H3Event, deps: AuthDeps) => Promise<Caller>> 
   agentToken: async (event, { store }) => ({ agent: await requireAgent(event, store) }),
   agentTokenOrApiKey: async (event, { store }) =>
     AGENT_TOKEN.test(bearer(event) ?? '') ? { agent: await requireAgent(event, store) } : { apiKey: await requireApiKey(event, store) },
-  site: (event, { store }) => siteForBrowser(event, store),
-  ingest: async (event, { store, checkRate }) => {
-    const caller = await siteForBrowser(event, store);
-    checkRate(event, caller.site!);
+  site: (event, deps, { ownOrigin }) => siteForBrowser(event, deps, { ownOrigin }),
+  ingest: async (event, deps, { ownOrigin }) => {
+    const caller = await siteForBrowser(event, deps, { ownOrigin });
+    deps.checkRate(event, caller.site!);
     return caller;
   },
-  reports: async (event, { store, checkRate }) => {
-    const caller = await siteForBrowser(event, store, true);
-    checkRate(event, caller.site!);
+  reports: async (event, deps) => {
+    const caller = await siteForBrowser(event, deps, { opaqueReports: true });
+    deps.checkRate(event, caller.site!);
     return caller;
   },
 };
@@ -168,4 +190,4 @@ const checks: Record<Auth, (event: H3Event, deps: AuthDeps) => Promise<Caller>> 
  * @example
  * const { site } = await authenticate('ingest', event, deps);
  */
-export const authenticate = (auth: Auth, event: H3Event, deps: AuthDeps): Promise<Caller> => checks[auth](event, deps);
+export const authenticate = (auth: Auth, event: H3Event, deps: AuthDeps, options: AuthOptions = {}): Promise<Caller> => checks[auth](event, deps, options);

@@ -17,7 +17,7 @@ export const allowedMethods = (routes: Route[]): Method[] => {
 
 const handlerOf = (route: Route, deps: AuthDeps) => async (event: H3Event) => {
   // Authentication comes first: a caller without the right to call learns nothing about validation.
-  const caller = await authenticate(route.auth, event, deps);
+  const caller = await authenticate(route.auth, event, deps, { ownOrigin: route.ownOrigin });
   const query = route.query ? await validateQuery(event, route.query) : undefined;
   const body = route.body
     ? await validateBody(

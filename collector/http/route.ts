@@ -35,6 +35,12 @@ export interface Caller {
   opaqueOrigin?: boolean;
   /** The signed-in dashboard user, when the request came with the session cookie instead of a key. */
   user?: User;
+  /**
+   * `site` and `ingest` auth of a route that declares `ownOrigin`: the browser request came from this
+   * collector's own origin (its dashboard), which is not one of the site's. The route must refuse
+   * whatever that origin may not send (routes/ingest.ts).
+   */
+  ownOrigin?: boolean;
 }
 
 export interface RouteContext<Body, Query> extends Caller {
@@ -71,6 +77,11 @@ export interface Route<Body = unknown, Query = unknown> {
   query?: v.GenericSchema<Record<string, unknown>, Query>;
   /** The answers beyond what auth, body and query add on their own (401, 403, 404, 400, 413, 415, 429). */
   responses: Record<number, ResponseDoc>;
+  /**
+   * With `site` or `ingest` auth: this collector's own origin (the dashboard's, `{app_url}`) passes
+   * the origin check too, marked `ownOrigin` (the dashboard's connectivity check submits so).
+   */
+  ownOrigin?: boolean;
   handle(context: RouteContext<Body, Query>): unknown;
 }
 

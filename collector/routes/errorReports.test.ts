@@ -96,6 +96,45 @@ describe('error reports', () => {
     expect(Number(response.headers.get('access-control-max-age'))).toBeGreaterThan(0);
   });
 
+  describe("the collector's own origin (the dashboard's connectivity check, spec section 5.2)", () => {
+    // createTestCollector's public URL.
+    const own = 'http://127.0.0.1:8787';
+    const check = { error_type: 'connectivity_check', error_message: 'sitebeacon check from the dashboard' };
+
+    test('may send connectivity checks to any site, preflight included, and read the answer; they are stored', async () => {
+      const preflight = await collector.request(`/api/error-reports/${siteKey}`, {
+        method: 'OPTIONS',
+        headers: { origin: own, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(own);
+      const response = await collector.post(`/api/error-reports/${siteKey}`, [check, check], { origin: own });
+      expect(response.status).toBe(202);
+      expect(response.headers.get('access-control-allow-origin')).toBe(own);
+      expect((await stored()).map((record) => record.error_type)).toEqual(['connectivity_check', 'connectivity_check']);
+    });
+
+    test('may send nothing else: 403 origin_not_allowed that the dashboard can read, nothing stored', async () => {
+      const response = await collector.post(`/api/error-reports/${siteKey}`, [check, report], { origin: own });
+      expect(response.status).toBe(403);
+      expect(response.headers.get('access-control-allow-origin')).toBe(own);
+      expect(await response.json()).toMatchObject({ error: { code: 'origin_not_allowed' } });
+      expect(await stored()).toEqual([]);
+    });
+
+    test('is no site origin on the other collection routes, and another origin may not send checks', async () => {
+      const csp = { 'csp-report': { 'document-uri': 'http://127.0.0.1:8787/sites', 'violated-directive': 'img-src', 'blocked-uri': 'https://x.example/a.png' } };
+      expect((await collector.post(`/api/csp-reports/${siteKey}`, csp, { origin: own })).status).toBe(403);
+      expect((await collector.post(`/api/performance-sessions/${siteKey}`, { session_id: 's', metrics: {} }, { origin: own })).status).toBe(403);
+      const preflight = await collector.request(`/api/performance-sessions/${siteKey}`, { method: 'OPTIONS', headers: { origin: own, 'access-control-request-method': 'POST' } });
+      expect(preflight.status).toBe(403);
+      const foreign = await collector.post(`/api/error-reports/${siteKey}`, check, { origin: 'https://evil.example' });
+      expect(foreign.status).toBe(403);
+      expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+      expect(await stored()).toEqual([]);
+    });
+  });
+
   const bad: Array<[string, () => Promise<Response>, number, string]> = [
     ['invalid JSON', () => collector.post(`/api/error-reports/${siteKey}`, '{"error_type":'), 400, 'invalid_json'],
     ['an empty body', () => collector.post(`/api/error-reports/${siteKey}`, ''), 400, 'invalid_json'],

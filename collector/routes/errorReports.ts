@@ -1,3 +1,4 @@
+import { isConnectivityCheck } from '../core/connectivityCheck';
 import { newErrorReport } from '../core/newReports';
 import type { ErrorReport } from '../core/records';
 import { JSON_MEDIA_TYPES } from '../http/readJsonBody';
@@ -9,11 +10,12 @@ import { accepted, ingestRoutes, receiveContext } from './ingest';
 
 /**
  * `POST /api/error-reports` (spec section 4, default site) and `POST /api/error-reports/{site_key}`
- * with its preflight: one report or an array of at most 50.
+ * with its preflight: one report or an array of at most 50. The collector's own origin (its
+ * dashboard's setup page) may send connectivity checks (error_type "connectivity_check") to any site.
  */
 export const errorReportRoutes = ({ store }: { store: Store }): Route[] => {
   const single = jsonSchemaOf(ErrorReportSchema);
-  return   ingestRoutes<ErrorReport[]>({
+  return ingestRoutes<ErrorReport[]>({
     path: '/api/error-reports',
     methods: ['POST'],
     unkeyed: true,
@@ -24,6 +26,8 @@ export const errorReportRoutes = ({ store }: { store: Store }): Route[] => {
       mediaTypes: JSON_MEDIA_TYPES,
       jsonSchema: { oneOf: [single, { type: 'array', minItems: 1, maxItems: 50, items: single }] },
     },
+    // The dashboard's connectivity check (spec section 5.2) sends from the collector's own origin.
+    ownOrigin: (reports) => reports.every(isConnectivityCheck),
     async handle({ event, site, body }) {
       const count = await store.errors.insert(site!.site_key, body.map(newErrorReport), receiveContext(event));
       return accepted(event, count);

@@ -1,7 +1,10 @@
 import type { H3Event } from 'h3';
 import type * as v from 'valibot';
+import { apiError } from '../http/apiError';
+import { unknownSite } from '../http/auth';
 import { allowPreflight } from '../http/cors';
 import { defineRoute, type Route, type RouteContext } from '../http/route';
+import { UnknownSiteError } from '../store/unknownSiteError';
 
 type Json = Record<string, unknown>;
 
@@ -28,6 +31,23 @@ const INGEST_ANSWERS = {
 };
 
 /**
+ * A submission's store write, answering a site key that no longer exists as the lookup answers an
+ * unknown one: 404 `unknown_site`, nothing stored (store/unknownSiteError.ts). The site was found
+ * a moment before (a PostgreSQL collector caches it for 5 s) and another process has since rotated
+ * its key: the client's key is wrong, so no 500.
+ */
+const answeringUnknownSite =
+  <Body>(handle: (context: RouteContext<Body, undefined>) => unknown) =>
+  async (context: RouteContext<Body, undefined>) => {
+    try {
+      return await handle(context);
+    } catch (error) {
+      if (error instanceof UnknownSiteError) throw unknownSite(error.siteKey);
+      throw error;
+    }
+  };
+
+/**
  * One browser-facing collection family, the same way for errors, CSP reports and performance
  * sessions: `{path}` for the default site when `unkeyed` (spec section 4), `{path}/{site_key}`,
  * and the keyed path's CORS preflight. Each submission goes site + origin check -> rate limit ->
@@ -45,6 +65,7 @@ export const ingestRoutes = <Body>({
   summary,
   body,
   responses = {},
+  ownOrigin,
   handle,
 }: {
   path: string;
@@ -56,6 +77,12 @@ export const ingestRoutes = <Body>({
   summary: (method: 'POST' | 'PUT', keyed: boolean) => string;
   body: { schema: v.GenericSchema<unknown, Body>; mediaTypes: string[]; jsonSchema?: Json };
   responses?: Route['responses'];
+  /**
+   * What this collector's own origin (its dashboard) may send here, although it is not one of the
+   * site's origins: bodies for which this is true (the dashboard's connectivity check, spec section
+   * 5.2). Anything else from that origin is refused as from any other origin (403 origin_not_allowed).
+   */
+  ownOrigin?: (body: Body) => boolean;
   handle: (context: RouteContext<Body, undefined>) => unknown;
 }): Route[] => {
   const keyed = `${path}/:site_key`;
@@ -68,7 +95,13 @@ export const ingestRoutes = <Body>({
       auth,
       body: { ...body, invalidCode: 'invalid_report' },
       responses: { ...INGEST_ANSWERS, ...responses },
-      handle,
+      ...(ownOrigin ? { ownOrigin: true } : {}),
+      handle: answeringUnknownSite((context) => {
+        if (context.ownOrigin && !ownOrigin?.(context.body)) {
+          throw apiError(403, 'origin_not_allowed', `origin ${context.event.req.headers.get('origin')} may send only connectivity checks to this site`);
+        }
+        return handle(context);
+      }),
     });
   return [
     ...(unkeyed ? methods.map((method) => submission(method, path)) : []),
@@ -80,6 +113,7 @@ export const ingestRoutes = <Body>({
       summary: `CORS preflight (${methods.join(', ')}) for the site's allowed origins`,
       // The same site and origin checks as the submission: a foreign origin learns nothing more here.
       auth: 'site',
+      ...(ownOrigin ? { ownOrigin: true } : {}),
       responses: { 204: 'Allowed', 404: 'unknown_site' },
       handle: ({ event }) => {
         const origin = event.req.headers.get('origin');

@@ -104,6 +104,10 @@ describe("the read API's dashboard views", { timeout: 30_000 }, () => {
     await collector.insertErrors(shop, [{ error_type: 'connectivity_check', error_message: 'sitebeacon check from web1' }], Date.parse('2026-01-01T00:00:00Z'));
     await collector.insertErrors(shop, [{ error_type: 'connectivity_check', error_message: 'sitebeacon check from web2' }]);
     expect((await get(`/api/v1/sites/${shop}/setup`)).body.last_connectivity_check).toMatchObject({ message: 'sitebeacon check from web2', reports: 1 });
+    // Found among more error groups than any page of them (1,001 groups, each more frequent than the check).
+    const letters = (n: number) => n.toString(26).replace(/./g, (digit) => String.fromCharCode(97 + parseInt(digit, 26)));
+    await collector.insertErrors(shop, Array.from({ length: 1001 }, (_, i) => ({ error_type: 'javascript_error', error_message: `boom ${letters(i)}`, count: 5 })));
+    expect((await get(`/api/v1/sites/${shop}/setup`)).body.last_connectivity_check).toMatchObject({ message: 'sitebeacon check from web2', reports: 1 });
     expect(JSON.stringify(setup.body)).not.toContain('secret-hash');
   });
 

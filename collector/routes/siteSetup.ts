@@ -1,4 +1,4 @@
-import { isConnectivityCheck } from '../core/connectivityCheck';
+import { CONNECTIVITY_CHECK } from '../core/connectivityCheck';
 import { siteSetup, type Links } from '../core/setupUrls';
 import type { apiError } from '../http/apiError';
 import { defineRoute, type Route } from '../http/route';
@@ -30,7 +30,7 @@ export const siteSetupRoutes = ({
     summary: "A site's setup: URLs, script tag with its SRI hash, CSP sources, allowed origins, WordPress install, server agents, CSP projects",
     auth: 'siteApiKey',
     responses: {
-      200: '{site_key, name, allowed_origins, app_url, ingest_url, api_base, legacy_api_base, beacon_url, integrity, snippet, csp_sources, wordpress, agents, csp_projects, last_connectivity_check (the last `sitebeacon check --site` submission in 30 days)}',
+      200: '{site_key, name, allowed_origins, app_url, ingest_url, api_base, legacy_api_base, beacon_url, integrity, snippet, csp_sources, wordpress, agents, csp_projects, last_connectivity_check (the last connectivity check received in 30 days: `sitebeacon check --site` or the setup page check from a browser)}',
     },
     async handle({ site }) {
       let integrity: string | undefined;
@@ -44,10 +44,11 @@ export const siteSetupRoutes = ({
         store.wordpress.get(site!.site_key),
         store.agents.list(site!.site_key),
         store.cspProjects.list(site!.site_key),
-        store.errors.groups(site!.site_key, { since: Date.now() - 30 * 86_400_000, limit: 1000 }),
+        store.errors.groups(site!.site_key, { since: Date.now() - 30 * 86_400_000, types: [CONNECTIVITY_CHECK], limit: 100 }),
       ]);
-      // The last `sitebeacon check --site` submission that reached this site: proof that a machine got through.
-      const [check] = groups.filter(isConnectivityCheck).sort((a, b) => b.last_seen - a.last_seen);
+      // The last connectivity check that reached this site (`sitebeacon check --site`, or the setup
+      // page's check from a browser): proof that a machine got through.
+      const [check] = groups.sort((a, b) => b.last_seen - a.last_seen);
       return {
         ...siteSetup(links, site!, integrity),
         name: site!.name,

@@ -24,7 +24,11 @@ import type { CspGroup, ErrorGroupRow, MetricCounts } from '../core/summary';
  * `store.contract.ts` is what "a store" means: every adapter passes it.
  *
  * Every write resolves only once it is durable: the collector answers 2xx after that, so an
- * acknowledged report survives a crash.
+ * acknowledged report survives a crash. A report write (`errors.insert`, `csp.insert`,
+ * `performance.upsert`) under a site key no site has, not even any longer (another process ran
+ * `site rotate-key` since the caller looked the site up), rejects with UnknownSiteError
+ * (unknownSiteError.ts) and stores nothing; the writes committed with it in one group are not
+ * affected.
  */
 export interface Store {
   sites: SiteStore;
@@ -36,6 +40,7 @@ export interface Store {
   actions: ActionStore;
   cspProjects: CspProjectStore;
   agents: ServerAgentStore;
+  retention: RetentionStore;
   /**
    * Resolves when the store can write now, rejects with the reason when it cannot (a read-only
    * file, a full disk, a lock held elsewhere, a lost connection), within about a second and
@@ -112,7 +117,8 @@ export interface SiteStore {
   /**
    * Gives the site a new public key (`site rotate-key`): everything stored under the old key
    * (reports, sessions, API keys, install, actions, projects, agents) moves to the new one, at once,
-   * and the old key finds nothing from then on. Undefined when no site has `siteKey`; fails if
+   * dashboard users limited to the site see it under its new key, and the old key finds nothing
+   * from then on. Undefined when no site has `siteKey`; fails if
    * `newSiteKey` exists.
    */
   rotateKey(siteKey: string, newSiteKey: string): Promise<Site | undefined>;
@@ -151,15 +157,22 @@ export interface SessionStore {
 }
 
 export interface ErrorReportStore {
+  /** Stores the reports; resolves to how many. Rejects with UnknownSiteError when no site has `siteKey` (Store). */
   insert(siteKey: string, reports: NewErrorReport[], context: ReceiveContext): Promise<number>;
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredErrorReport>>;
-  /** Reports by fingerprint, most occurrences first; groups of the `excludeTypes` error types left out. */
-  groups(siteKey: string, options?: GroupOptions & { excludeTypes?: readonly string[] | undefined }): Promise<ErrorGroupRow[]>;
+  /**
+   * Reports by fingerprint, most occurrences first; groups of the `excludeTypes` error types left
+   * out, and with `types` only groups of those error types.
+   */
+  groups(
+    siteKey: string,
+    options?: GroupOptions & { excludeTypes?: readonly string[] | undefined; types?: readonly string[] | undefined },
+  ): Promise<ErrorGroupRow[]>;
   /** Reports and occurrences per UTC day, of every group or of one fingerprint. */
   daily(siteKey: string, options?: DailyOptions & { fingerprint?: string | undefined }): Promise<DailyErrors[]>;
   /** How many distinct `session_id`s reported this fingerprint since `since` (reports without one are not counted). */
   sessions(siteKey: string, options: { fingerprint: string; since?: number | undefined }): Promise<number>;
-  /** The group's most recently stored report (its latest stack), or undefined. */
+  /** The group's most recently received report (its latest stack; of reports received at one time, the last stored), or undefined. */
   latest(siteKey: string, fingerprint: string): Promise<StoredErrorReport | undefined>;
   /** The group's reports since `since` counted by `page_url` or `user_agent`: the `limit` most frequent values. */
   breakdown(
@@ -187,7 +200,8 @@ export interface CspReportStore {
    * new report's (`id`, `site_key`, `received_at` and `user_agent` stay). A merged report adds
    * nothing to `groups` or `evidence`. Otherwise the report is stored with `sources: [source]`
    * (no `sources` without a `source`). Reports of one call are matched in order, each seeing the ones
-   * before it. Resolves to how many reports were stored anew (the rest were merged).
+   * before it. Resolves to how many reports were stored anew (the rest were merged). Rejects with
+   * UnknownSiteError when no site has `siteKey` (Store).
    */
   insert(siteKey: string, reports: NewCspReport[], context: ReceiveContext): Promise<number>;
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredCspReport>>;
@@ -204,7 +218,7 @@ export interface CspReportStore {
 }
 
 export interface PerformanceSessionStore {
-  /** Creates the session, or updates it: each metric keeps its latest value. */
+  /** Creates the session, or updates it: each metric keeps its latest value. Rejects with UnknownSiteError when no site has `siteKey` (Store). */
   upsert(siteKey: string, session: PerformanceSession, context: ReceiveContext): Promise<void>;
   /** Sessions in the order they were created; `since` applies to their last update. */
   list(siteKey: string, options?: ListOptions): Promise<Page<StoredPerformanceSession>>;
@@ -264,3 +278,13 @@ export interface ServerAgentStore {
   revoke(id: string): Promise<boolean>;
 }
 
+/** `serve --retention-days N` (../shared/design.md, "Scale-out"): what it asks of a store. */
+export interface RetentionStore {
+  /**
+   * Deletes at most `limit` of the oldest error and CSP reports received, and performance sessions
+   * last updated, before `before` (ms), in small transactions, taking each deleted report out of
+   * the per-day aggregates in the same transaction: the summary always counts what remains.
+   * Resolves to the number of rows deleted; fewer than `limit` means none older is left.
+   */
+  deleteBefore(before: number, options: { limit: number }): Promise<number>;
+}

@@ -1,5 +1,6 @@
 import type { Site } from '../core/records';
-import type { SiteStore } from './contract';
+import type { Store } from './contract';
+import { UnknownSiteError } from './unknownSiteError';
 
 /**
  * Every browser request looks its site up: found sites are kept for `ttlMs`. Changes made through
@@ -7,37 +8,52 @@ import type { SiteStore } from './contract';
  * show within `ttlMs` (../shared/design.md, "Scale-out": within 5 seconds). Unknown keys are not
  * cached, so a site added elsewhere works at once. At most `maxEntries` are kept.
  *
+ * A report write under a cached key that another process has rotated meanwhile rejects with
+ * UnknownSiteError (contract.ts): the entry is dropped at once, so the next request under that
+ * key looks it up, finds nothing and is answered 404 before it reaches the write path.
+ *
  * @example
- * const sites = withSiteCache(store.sites); // what openStore() hands out
+ * const cached = withSiteCache(store); // what openStore() hands out for PostgreSQL
  */
 export const withSiteCache = (
-  sites: SiteStore,
+  store: Store,
   { ttlMs = 5000, maxEntries = 10_000, now = () => performance.now() }: { ttlMs?: number; maxEntries?: number; now?: () => number } = {},
-): SiteStore => {
+): Store => {
+  const { sites, errors, csp, performance: sessions } = store;
   const cache = new Map<string, { site: Site; until: number }>();
+  const forgetUnknown = (error: unknown): never => {
+    if (error instanceof UnknownSiteError) cache.delete(error.siteKey);
+    throw error;
+  };
   return {
-    ...sites,
-    async get(siteKey) {
-      const cached = cache.get(siteKey);
-      if (cached && cached.until > now()) return cached.site;
-      const site = await sites.get(siteKey);
-      if (!site) return undefined;
-      if (cache.size >= maxEntries) cache.clear();
-      cache.set(siteKey, { site, until: now() + ttlMs });
-      return site;
+    ...store,
+    sites: {
+      ...sites,
+      async get(siteKey) {
+        const cached = cache.get(siteKey);
+        if (cached && cached.until > now()) return cached.site;
+        const site = await sites.get(siteKey);
+        if (!site) return undefined;
+        if (cache.size >= maxEntries) cache.clear();
+        cache.set(siteKey, { site, until: now() + ttlMs });
+        return site;
+      },
+      async create(site) {
+        cache.delete(site.site_key);
+        return sites.create(site);
+      },
+      async put(site) {
+        cache.delete(site.site_key);
+        return sites.put(site);
+      },
+      async rotateKey(siteKey, newSiteKey) {
+        cache.delete(siteKey);
+        cache.delete(newSiteKey);
+        return sites.rotateKey(siteKey, newSiteKey);
+      },
     },
-    async create(site) {
-      cache.delete(site.site_key);
-      return sites.create(site);
-    },
-    async put(site) {
-      cache.delete(site.site_key);
-      return sites.put(site);
-    },
-    async rotateKey(siteKey, newSiteKey) {
-      cache.delete(siteKey);
-      cache.delete(newSiteKey);
-      return sites.rotateKey(siteKey, newSiteKey);
-    },
+    errors: { ...errors, insert: (...args) => errors.insert(...args).catch(forgetUnknown) },
+    csp: { ...csp, insert: (...args) => csp.insert(...args).catch(forgetUnknown) },
+    performance: { ...sessions, upsert: (...args) => sessions.upsert(...args).catch(forgetUnknown) },
   };
 };

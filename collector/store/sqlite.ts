@@ -4,11 +4,13 @@ import { sqliteIntegrations } from './sqlite/integrations';
 import { checkWritable } from './sqlite/checkWritable';
 import { migrate } from './sqlite/migrations';
 import { openConnection, type Sync } from './sqlite/openConnection';
+import { registerP75 } from './sqlite/p75';
 import { sqlitePerformance } from './sqlite/performance';
 import { sqlitePerformanceReads } from './sqlite/performanceReads';
 import { inThreadReportQueue, sqliteReportQueue } from './sqlite/reportQueue';
 import { sqliteReportReads } from './sqlite/reportReads';
 import { sqliteReports } from './sqlite/reports';
+import { sqliteRetention } from './sqlite/retention';
 import { sqliteSites } from './sqlite/sites';
 import { sqliteUsers } from './sqlite/users';
 
@@ -36,6 +38,7 @@ export const createSqliteStore = ({ file, sync = 'normal' }: SqliteOptions): Sto
   // and the indexes' last pages.
   const db = openConnection(file, { sync, cacheKiB: 16_384 });
   migrate(db);
+  registerP75(db);
   const { write, flush } = createGroupCommit(db);
   // The writer and checkpoint threads open the file after the migrations, on connections of their own.
   const queue = file == ':memory:' ? inThreadReportQueue(db) : sqliteReportQueue(db, { file, sync, cacheKiB: 4_096 });
@@ -47,6 +50,7 @@ export const createSqliteStore = ({ file, sync = 'normal' }: SqliteOptions): Sto
     csp: { ...reports.csp, ...reads.csp },
     performance: { ...sqlitePerformance(db, queue), ...sqlitePerformanceReads(db) },
     ...sqliteIntegrations(db, write),
+    retention: sqliteRetention(db, write),
     ...sqliteUsers(db),
     async checkWritable() {
       checkWritable(db);

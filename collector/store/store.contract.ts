@@ -3,9 +3,13 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { COPY_WINDOW_MS, CSP_SOURCES } from '../core/cspCopies';
 import { hashApiKey, newApiKey } from '../core/keys';
 import { DEFAULT_SITE_KEY, type CspReport, type CspSource } from '../core/records';
-import { p75Rank } from '../core/vitals';
 import { seedStore } from '../testing/seed';
 import type { Store } from './contract';
+import { describeDashboardReadsContract } from './dashboardReads.contract';
+import { describeHostileTextContract } from './hostileText.contract';
+import { describeRetentionContract } from './retention.contract';
+import { describeUnknownSiteContract } from './unknownSite.contract';
+import { UnknownSiteError } from './unknownSiteError';
 
 /**
  * What a store adapter is given to run the contract: a fresh, empty store, and the same database
@@ -70,6 +74,15 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         await store.sites.put({ site_key: 'b2', name: 'Blog', allowed_origins: [] });
         expect((await store.sites.list()).map((site) => site.site_key)).toEqual(expect.arrayContaining(['a1', 'b2', DEFAULT_SITE_KEY]));
         expect(await store.sites.get('nope')).toBeUndefined();
+      });
+
+      test('a site or key one process creates is found by another at once (the adapters cache nothing)', async () => {
+        const other = await reopen();
+        expect(await other.sites.get('c3')).toBeUndefined();
+        await store.sites.create({ site_key: 'c3', name: 'Shop', allowed_origins: [] });
+        expect(await other.sites.get('c3')).toMatchObject({ name: 'Shop' });
+        await store.apiKeys.create({ key_hash: hashApiKey('k'), name: 'ci', site_key: 'c3' });
+        expect(await other.apiKeys.findByHash(hashApiKey('k'))).toMatchObject({ site_key: 'c3' });
       });
 
       test('an API key is found by its hash only, with its site or none', async () => {
@@ -153,6 +166,7 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
           seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: 'c' }]),
         ]);
         expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(UnknownSiteError);
         expect((await seed.stored('errors', DEFAULT_SITE_KEY)).map((record) => record.error_message)).toEqual(['a', 'c']);
       });
 
@@ -162,6 +176,11 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         await expect(written).resolves.toBe(1);
         const next = await reopen();
         expect((await next.errors.list(DEFAULT_SITE_KEY)).data.map((record) => record.error_message)).toEqual(['last']);
+      });
+
+      test('writes made in one turn are listed in the order they were made', async () => {
+        await Promise.all(['m0', 'm1', 'm2', 'm3'].map((message) => seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: message }])));
+        expect((await seed.stored('errors', DEFAULT_SITE_KEY)).map((record) => record.error_message)).toEqual(['m0', 'm1', 'm2', 'm3']);
       });
 
       test('error groups by fingerprint: reports, occurrences, first and last seen, most first, from since', async () => {
@@ -189,6 +208,9 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         for (const since of [undefined, now - 5 * DAY, now - DAY]) {
           const kept = await store.errors.groups(DEFAULT_SITE_KEY, { since, excludeTypes: ['connectivity_check', 'resource_error'] });
           expect(kept.map((group) => group.error_type)).toEqual(['javascript_error']);
+          // `types` keeps only those: the setup page's last connectivity check, however many groups the site has.
+          const only = await store.errors.groups(DEFAULT_SITE_KEY, { since, limit: 1, types: ['connectivity_check', 'no_such_type'] });
+          expect(only.map((group) => [group.error_type, group.reports])).toEqual([['connectivity_check', since == now - DAY ? 1 : 2]]);
         }
       });
 
@@ -301,6 +323,28 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         });
       });
 
+      test('upserts of one session in one turn, and from two processes at once, merge into one row: each metric its latest value', async () => {
+        const other = seedStore(await reopen());
+        const t = Date.UTC(2026, 5, 10, 12);
+        await Promise.all([
+          seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', page_url: 'https://shop.example/', metrics: { LCP: { value: 1000 } } }, t),
+          other.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', metrics: { CLS: { value: 0.1 } } }, t + 1),
+          seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', navigation_type: 'reload', metrics: { LCP: { value: 1500 }, INP: { value: 80 } } }, t + 2),
+          other.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', metrics: { TTFB: { value: 200 } } }, t + 3),
+        ]);
+        await other.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', metrics: { INP: { value: 120 } } }, t + 4);
+        const sessions = await seed.stored('performance', DEFAULT_SITE_KEY);
+        expect(sessions).toHaveLength(1);
+        expect(sessions[0]).toMatchObject({
+          page_url: 'https://shop.example/',
+          navigation_type: 'reload',
+          metrics: { LCP: { value: 1500 }, CLS: { value: 0.1 }, INP: { value: 120 }, TTFB: { value: 200 } },
+        });
+        expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000] })).toMatchObject({ samples: 1, p75: 1500 });
+        expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'INP', thresholds: [200, 500], since: t + 4 })).toMatchObject({ samples: 1, p75: 120 });
+        expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'TTFB', thresholds: [800, 1800], since: t + 4 })).toMatchObject({ samples: 0 });
+      });
+
       test('metric counts against thresholds, and the value at the p75 rank', async () => {
         const values = [100, 900, 1200, 2600, 2700, 4100, 5000, 700];
         for (const [i, value] of values.entries()) await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: `s${i}`, metrics: { LCP: { value } } });
@@ -311,92 +355,10 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
       });
     });
 
-    describe('dashboard reads', () => {
-      const now = Date.UTC(2026, 5, 10, 12);
-      const day = (n: number) => Date.UTC(2026, 5, 10 + n);
-
-      test('error daily series: per UTC day, of all groups or one, exact from since', async () => {
-        const a = { error_type: 'javascript_error', error_message: 'a broke', session_id: 's1', page_url: 'https://shop.example/a' };
-        const b = { error_type: 'javascript_error', error_message: 'b broke' };
-        await seed.insertErrors(DEFAULT_SITE_KEY, [a, { ...a, count: 2 }, b], now - 2 * DAY);
-        await seed.insertErrors(DEFAULT_SITE_KEY, [a], now - 2 * DAY + 3_600_000);
-        await seed.insertErrors(DEFAULT_SITE_KEY, [b, b], now);
-        expect(await store.errors.daily(DEFAULT_SITE_KEY)).toEqual([
-          { day: day(-2), reports: 4, count: 5 },
-          { day: day(0), reports: 2, count: 2 },
-        ]);
-        // since inside day -2: only what came after it on that day.
-        expect(await store.errors.daily(DEFAULT_SITE_KEY, { since: now - 2 * DAY + 1 })).toEqual([
-          { day: day(-2), reports: 1, count: 1 },
-          { day: day(0), reports: 2, count: 2 },
-        ]);
-        const [groupA] = (await store.errors.groups(DEFAULT_SITE_KEY, {})).filter((group) => group.error_message == 'a broke');
-        expect(await store.errors.daily(DEFAULT_SITE_KEY, { fingerprint: groupA!.fingerprint })).toEqual([{ day: day(-2), reports: 3, count: 4 }]);
-        expect(await store.errors.groups(DEFAULT_SITE_KEY, { fingerprint: groupA!.fingerprint })).toEqual([groupA]);
-        expect(await store.errors.groups(DEFAULT_SITE_KEY, { fingerprint: 'none' })).toEqual([]);
-      });
-
-      test("one error group's sessions, latest report and its pages and browsers", async () => {
-        const report = (page: string, session?: string, message = 'x broke') => ({ error_type: 'js', error_message: message, page_url: page, session_id: session, stack: `at ${page}` });
-        await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/a', 's1'), report('https://s.example/a', 's2')], now - DAY, 'Firefox/128');
-        await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/b', 's1'), report('https://s.example/c')], now, 'Chrome/130');
-        await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/z', 's9', 'other')], now);
-        const [group] = (await store.errors.groups(DEFAULT_SITE_KEY, {})).filter((each) => each.error_message == 'x broke');
-        const fingerprint = group!.fingerprint;
-        expect(await store.errors.sessions(DEFAULT_SITE_KEY, { fingerprint })).toBe(2);
-        expect(await store.errors.sessions(DEFAULT_SITE_KEY, { fingerprint, since: now })).toBe(1);
-        expect(await store.errors.latest(DEFAULT_SITE_KEY, fingerprint)).toMatchObject({ page_url: 'https://s.example/c', stack: 'at https://s.example/c' });
-        expect(await store.errors.latest(DEFAULT_SITE_KEY, 'none')).toBeUndefined();
-        expect(await store.errors.breakdown(DEFAULT_SITE_KEY, { fingerprint, field: 'page_url', limit: 10 })).toEqual([
-          { value: 'https://s.example/a', reports: 2 },
-          { value: 'https://s.example/b', reports: 1 },
-          { value: 'https://s.example/c', reports: 1 },
-        ]);
-        expect(await store.errors.breakdown(DEFAULT_SITE_KEY, { fingerprint, field: 'user_agent', since: now, limit: 1 })).toEqual([{ value: 'Chrome/130', reports: 2 }]);
-      });
-
-      test('CSP violations per day, and page views per day', async () => {
-        await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/a.png'), violation('img-src', 'inline')], now - DAY);
-        await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/a.png'), { report_type: 'deprecation', body: {} }], now);
-        expect(await store.csp.daily(DEFAULT_SITE_KEY)).toEqual([{ day: day(-1), reports: 2 }, { day: day(0), reports: 1 }]);
-        expect(await store.csp.daily(DEFAULT_SITE_KEY, { since: now })).toEqual([{ day: day(0), reports: 1 }]);
-        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p1', metrics: { LCP: { value: 1 } } }, now - DAY);
-        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p1', metrics: { CLS: { value: 0 } } }, now);
-        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p2', metrics: {} }, now);
-        expect(await store.performance.daily(DEFAULT_SITE_KEY)).toEqual([{ day: day(-1), sessions: 1 }, { day: day(0), sessions: 1 }]);
-        expect(await store.performance.daily(DEFAULT_SITE_KEY, { since: now })).toEqual([{ day: day(0), sessions: 1 }]);
-      });
-
-      test('daily p75 and per-page vitals: the value at the p75 rank, as core/vitals.ts computes it', async () => {
-        const values = { [now - DAY]: [100, 900, 1200, 2600, 2700], [now]: [4100, 5000, 700, 300] } as Record<number, number[]>;
-        let i = 0;
-        for (const [at, list] of Object.entries(values)) {
-          for (const value of list) {
-            const page = i % 2 ? 'https://s.example/odd' : 'https://s.example/even';
-            await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: `s${i++}`, page_url: page, metrics: { LCP: { value }, CLS: { value: value / 10_000 } } }, Number(at));
-          }
-        }
-        await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'bare', metrics: {} }, now);
-        const p75 = (list: number[]) => [...list].sort((x, y) => x - y)[p75Rank(list.length)]!;
-        expect(await store.performance.metricDaily(DEFAULT_SITE_KEY, { name: 'LCP' })).toEqual([
-          { day: day(-1), samples: 5, p75: p75(values[now - DAY]!) },
-          { day: day(0), samples: 4, p75: p75(values[now]!) },
-        ]);
-        expect(await store.performance.metricDaily(DEFAULT_SITE_KEY, { name: 'INP' })).toEqual([]);
-        const all = [...values[now - DAY]!, ...values[now]!];
-        const even = all.filter((_, index) => index % 2 == 0);
-        const odd = all.filter((_, index) => index % 2 == 1);
-        const pages = await store.performance.pages(DEFAULT_SITE_KEY, { limit: 10 });
-        expect(pages).toEqual([
-          { page_url: 'https://s.example/even', sessions: 5, metrics: { LCP: { samples: 5, p75: p75(even) }, CLS: { samples: 5, p75: p75(even) / 10_000 } } },
-          { page_url: 'https://s.example/odd', sessions: 4, metrics: { LCP: { samples: 4, p75: p75(odd) }, CLS: { samples: 4, p75: p75(odd) / 10_000 } } },
-          { page_url: '', sessions: 1, metrics: {} },
-        ]);
-        expect(await store.performance.pages(DEFAULT_SITE_KEY, { limit: 1, since: now })).toEqual([
-          { page_url: 'https://s.example/even', sessions: 2, metrics: { LCP: { samples: 2, p75: p75([5000, 300]) }, CLS: { samples: 2, p75: p75([5000, 300]) / 10_000 } } },
-        ]);
-      });
-    });
+    describeRetentionContract(() => ({ store, seed }));
+    describeHostileTextContract(() => ({ store, seed }));
+    describeDashboardReadsContract(() => ({ store, seed }));
+    describeUnknownSiteContract(() => ({ store, seed, reopen }));
 
     describe('integrations', () => {
       test('a WordPress install is put once per site, found by URL, and records check-ins', async () => {
@@ -470,6 +432,8 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
           await store.cspProjects.create({ site_key: site, name: site, mode: 'report-only', base_policy: "default-src 'self'" });
           await store.agents.add({ id: `agt_${site}`, token_hash: hashApiKey(site), hostname: 'h', os: 'linux', arch: 'amd64', agent_version: '1', site_key: site });
         }
+        const limited = await store.users.create({ email: 'ann@shop.example', password_hash: 'h', site_keys: [blog, shop] });
+        const every = await store.users.create({ email: 'bob@shop.example', password_hash: 'h', site_keys: undefined });
         const rotated = await store.sites.rotateKey(shop, 'newshopkey');
         expect(rotated).toMatchObject({ site_key: 'newshopkey', name: 'Shop', allowed_origins: ['https://shop.example'] });
         for (const view of [store, await reopen()]) {
@@ -491,6 +455,8 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
           expect((await view.errors.list(blog)).data).toHaveLength(1);
           expect((await view.apiKeys.findByHash(hashApiKey(`key-${blog}`)))?.site_key).toBe(blog);
           expect((await view.agents.get(`agt_${blog}`))?.site_key).toBe(blog);
+          expect(await view.users.findByEmail(limited.email)).toEqual({ ...limited, site_keys: [blog, 'newshopkey'] });
+          expect(await view.users.findByEmail(every.email)).toEqual(every);
         }
         expect(await store.sites.rotateKey('nope', 'other')).toBeUndefined();
         await expect(store.sites.rotateKey('newshopkey', blog)).rejects.toThrow();

@@ -19,15 +19,18 @@ export interface CollectorProcess {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
+/** The option naming a database: `--database-url` for a PostgreSQL URL, else `--db` for an SQLite file. */
+export const databaseArgs = (db: string) => (/^postgres(?:ql)?:\/\//i.test(db) ? ['--database-url', db] : ['--db', db]);
+
 /**
- * Starts `sitebeacon serve --json --port 0 --db DB ...args` and resolves once it listens, with the
- * URL from the line `serve --json` prints then.
+ * Starts `sitebeacon serve --json --port 0 --db DB ...args` (`--database-url` when DB is a
+ * PostgreSQL URL) and resolves once it listens, with the URL from the line `serve --json` prints then.
  *
  * @example
  * const collector = await spawnCollector({ db: '/tmp/x.db', args: ['--rate-limit', '0'] });
  */
 export const spawnCollector = ({ db, args = [] }: { db: string; args?: string[] }): Promise<CollectorProcess> => {
-  const child = spawn(process.execPath, [CLI, 'serve', '--json', '--port', '0', '--host', '127.0.0.1', '--db', db, ...args], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--json', '--port', '0', '--host', '127.0.0.1', ...databaseArgs(db), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -50,8 +53,8 @@ export const spawnCollector = ({ db, args = [] }: { db: string; args?: string[] 
   });
 };
 
-/** Runs one CLI command synchronously against `db`; returns its stdout. */
-export const runCli = (db: string, ...args: string[]) => execFileSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8' });
+/** Runs one CLI command synchronously against `db` (a file or a PostgreSQL URL); returns its stdout. */
+export const runCli = (db: string, ...args: string[]) => execFileSync(process.execPath, [CLI, ...args, ...databaseArgs(db)], { encoding: 'utf8' });
 
 /** The records of NDJSON text, as `sitebeacon export` prints them. */
 export const parseNdjson = (text: string) =>

@@ -8,6 +8,8 @@ export const dashboardHtml = ({ css }) => ({
   generateBundle(_options, bundle) {
     const styles = this.emitFile({ type: 'asset', name: 'dashboard.css', source: css.map((file) => readFileSync(file, 'utf8')).join('\n') });
     const entry = Object.values(bundle).find((chunk) => chunk.type == 'chunk' && chunk.isEntry);
+    // The app chunk the entry imports, fetched at once rather than when the entry has run.
+    const preloads = [...entry.imports, ...entry.dynamicImports].map((file) => `<link rel="modulepreload" href="/dashboard/${file}">\n`).join('');
     this.emitFile({
       type: 'asset',
       fileName: 'index.html',
@@ -19,6 +21,7 @@ export const dashboardHtml = ({ css }) => ({
 <title>sitebeacon</title>
 <link rel="stylesheet" href="/dashboard/${this.getFileName(styles)}">
 <script type="module" src="/dashboard/${entry.fileName}"></script>
+${preloads}
 </head>
 <body>
 <div id="app"><noscript>The sitebeacon dashboard needs JavaScript.</noscript></div>

@@ -91,7 +91,8 @@ export const DocsPage = ({ email }: { email?: string | undefined }) => (
           <code>Authorization: Bearer KEY</code> on <code>/api/v1/sites/…</code>.
         </li>
         <li>
-          Reports not arriving? Run <code>npx sitebeacon check https://collector.example/api --site SITE_KEY --page https://shop.example/</code> on the
+          Reports not arriving? A site's setup page checks the ingest host and the main host from your browser; for the cause of a
+          failure, run <code>npx sitebeacon check https://collector.example/api --site SITE_KEY --page https://shop.example/</code> on the
           sending machine.
         </li>
       </ol>

@@ -13,7 +13,7 @@ import type { ErrorGroupDetail } from '../types';
  * @example
  * <ErrorGroupPage email="ann@shop.example" siteKey="3f2a…" fingerprint="9b1c…" />
  */
-export const ErrorGroupPage = ({ email, siteKey, fingerprint }: { email: string; siteKey: string; fingerprint: string }) => {
+export const ErrorGroupPage = ({ email, siteKey, fingerprint }: { email: string | undefined; siteKey: string; fingerprint: string }) => {
   const range = location.search ? rangeOf(location.search) : '30d';
   const detail = useApi<ErrorGroupDetail>(`/api/v1/sites/${segment(siteKey)}/error-groups/${segment(fingerprint)}?since=${sinceOf(range)}`);
   if (detail.state != 'ready') {

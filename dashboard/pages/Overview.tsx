@@ -57,7 +57,7 @@ const SiteRow = ({ site }: { site: Site }) => {
  * @example
  * <Overview email="ann@shop.example" />
  */
-export const Overview = ({ email }: { email: string }) => {
+export const Overview = ({ email }: { email: string | undefined }) => {
   const sites = useApi<{ data: Site[] }>('/api/v1/sites');
   return (
     <Layout email={email} title="Sites">

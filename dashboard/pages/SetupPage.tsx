@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApi } from '../api';
+import { ConnectivityCheck } from '../components/ConnectivityCheck';
 import { Layout } from '../components/Layout';
 import { Status } from '../components/Status';
 import { clip, segment, time } from '../format';
@@ -21,30 +22,6 @@ const CopyButton = ({ text }: { text: string }) => {
         Copy the script tag
       </button>{' '}
       <span role="status">{done}</span>
-    </p>
-  );
-};
-
-const Connectivity = ({ apiBase }: { apiBase: string }) => {
-  const [result, setResult] = useState('');
-  const test = async () => {
-    setResult('Testing…');
-    const started = performance.now();
-    try {
-      const response = await fetch(`${apiBase}/test-connectivity`, { credentials: 'omit' });
-      const body = (await response.json()) as { status?: string };
-      const ms = Math.round(performance.now() - started);
-      setResult(body.status == 'success' ? `Connected: ${apiBase} answered "success" in ${ms} ms.` : `${apiBase} answered ${response.status}, not "success".`);
-    } catch (error) {
-      setResult(`No answer from ${apiBase}: ${String(error)}. Run \`sitebeacon check ${apiBase}\` on the sending machine.`);
-    }
-  };
-  return (
-    <p>
-      <button type="button" onClick={test}>
-        Test connectivity from this browser
-      </button>{' '}
-      <span role="status" data-testid="connectivity">{result}</span>
     </p>
   );
 };
@@ -80,14 +57,16 @@ const Suggestion = ({ project }: { project: Setup['csp_projects'][number] }) => 
 
 /**
  * `/sites/{site_key}/setup`: the script tag to paste (with a copy button), the CSP sources a page
- * needs, the allowed origins, a connectivity test, and the site's WordPress install, server agents
+ * needs, the allowed origins, the browser-side connectivity check (components/ConnectivityCheck.tsx), and the site's WordPress install, server agents
  * and CSP projects (design, "Dashboard").
  *
  * @example
  * <SetupPage email="ann@shop.example" siteKey="3f2a…" />
  */
-export const SetupPage = ({ email, siteKey }: { email: string; siteKey: string }) => {
-  const setup = useApi<Setup>(`/api/v1/sites/${segment(siteKey)}/setup`);
+export const SetupPage = ({ email, siteKey }: { email: string | undefined; siteKey: string }) => {
+  // A new version after the browser's test report was accepted: the last check then shows it.
+  const [version, setVersion] = useState(0);
+  const setup = useApi<Setup>(`/api/v1/sites/${segment(siteKey)}/setup`, version);
   if (setup.state != 'ready') {
     return (
       <Layout email={email} title="Setup">
@@ -150,14 +129,27 @@ export const SetupPage = ({ email, siteKey }: { email: string; siteKey: string }
       <section aria-labelledby="connectivity-title">
         <h2 id="connectivity-title">Connectivity</h2>
         <p>
-          Collection API: <code>{site.api_base}</code>
+          Ingest host (the collection API): <code>{site.api_base}</code>
+          <br />
+          Main host (the WordPress plugin's fallback, server agents): <code>{site.legacy_api_base}</code>
         </p>
         <p data-testid="last-check">
-          {site.last_connectivity_check
-            ? `Last \`sitebeacon check --site\` submission received ${time(site.last_connectivity_check.at)} (${clip(site.last_connectivity_check.message, 120)}).`
-            : 'No `sitebeacon check --site` submission received in the last 30 days.'}
+          {site.last_connectivity_check ? (
+            `Last connectivity check received ${time(site.last_connectivity_check.at)}: "${clip(site.last_connectivity_check.message, 120)}".`
+          ) : (
+            <>
+              No connectivity check received in the last 30 days (from this page, or <code>sitebeacon check --site</code>).
+            </>
+          )}
         </p>
-        <Connectivity apiBase={site.api_base} />
+        <ConnectivityCheck
+          target={{ siteKey: site.site_key, apiBase: site.api_base, mainApiBase: site.legacy_api_base }}
+          onSubmitted={() => setVersion((value) => value + 1)}
+        />
+        <p class="small muted">
+          A browser does not say why a request failed. For the exact cause (DNS, firewall, certificate, proxy), run{' '}
+          <code>sitebeacon check {site.api_base} --site {site.site_key}</code> on a machine of the network that fails.
+        </p>
       </section>
       <section aria-labelledby="integrations-title">
         <h2 id="integrations-title">Integrations</h2>

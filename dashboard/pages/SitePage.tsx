@@ -3,8 +3,10 @@ import { Chart } from '../components/Chart';
 import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
 import { Status } from '../components/Status';
+import { useRenderedMark, SITE_RENDERED } from '../components/useRenderedMark';
 import { Vitals } from '../components/Vitals';
-import { clip, count, metricValue, rangeOf, segment, sinceOf, time } from '../format';
+import { clip, count, metricValue, rangeOf, segment, time } from '../format';
+import { siteReads } from '../siteReads';
 import type { DailyPoint, ErrorGroup, PageVitals, Setup, Summary } from '../types';
 
 const Empty = ({ siteKey }: { siteKey: string }) => {
@@ -147,17 +149,17 @@ const Pages = ({ pages }: { pages: PageVitals[] }) => (
  * @example
  * <SitePage email="ann@shop.example" siteKey="3f2a…" />
  */
-export const SitePage = ({ email, siteKey }: { email: string; siteKey: string }) => {
+export const SitePage = ({ email, siteKey }: { email: string | undefined; siteKey: string }) => {
   const range = rangeOf(location.search);
-  const since = sinceOf(range);
-  const base = `/api/v1/sites/${segment(siteKey)}`;
-  const summary = useApi<Summary>(`${base}/summary?since=${since}`);
-  const groups = useApi<{ data: ErrorGroup[] }>(`${base}/error-groups?since=${since}`);
-  const daily = useApi<{ days: DailyPoint[] }>(`${base}/daily?since=${since}`);
-  const pages = useApi<{ data: PageVitals[] }>(`${base}/pages?since=${since}`);
-  const sites = useApi<{ data: Array<{ site_key: string; name: string }> }>('/api/v1/sites');
+  const reads = siteReads(siteKey, range);
+  const summary = useApi<Summary>(reads.summary);
+  const groups = useApi<{ data: ErrorGroup[] }>(reads.groups);
+  const daily = useApi<{ days: DailyPoint[] }>(reads.daily);
+  const pages = useApi<{ data: PageVitals[] }>(reads.pages);
+  const sites = useApi<{ data: Array<{ site_key: string; name: string }> }>(reads.sites);
   const name = sites.state == 'ready' ? (sites.data.data.find((site) => site.site_key == siteKey)?.name ?? siteKey) : siteKey;
   const loading = [summary, groups, daily, pages].find((loaded) => loaded.state != 'ready');
+  useRenderedMark(SITE_RENDERED, !loading && sites.state != 'loading');
   return (
     <Layout email={email} title={name}>
       <div class="page-head">

@@ -1,6 +1,5 @@
 import type { Database } from 'better-sqlite3';
 import type { StoredPerformanceSession } from '../../core/records';
-import { p75Rank } from '../../core/vitals';
 import type { PerformanceSessionStore } from '../contract';
 import type { ReportQueue } from './reportQueue';
 import { pagedList } from './rows';
@@ -13,14 +12,11 @@ import { pagedList } from './rows';
 export const sqlitePerformance = (db: Database, queue: ReportQueue): Pick<PerformanceSessionStore, 'upsert' | 'list' | 'metricCounts'> => {
   const metricCounts = db.prepare<
     [number, number, number, number, string, string, number],
-    { samples: number; good: number; needs_improvement: number; poor: number }
+    { samples: number; good: number; needs_improvement: number; poor: number; p75: number | null }
   >(
     `SELECT COUNT(*) AS samples, coalesce(SUM(value <= ?), 0) AS good, coalesce(SUM(value > ? AND value <= ?), 0) AS needs_improvement,
-       coalesce(SUM(value > ?), 0) AS poor
+       coalesce(SUM(value > ?), 0) AS poor, p75(value) AS p75
      FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ?`,
-  );
-  const metricAtRank = db.prepare<[string, string, number, number], { value: number }>(
-    `SELECT value FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? ORDER BY value LIMIT 1 OFFSET ?`,
   );
 
   const list = pagedList<StoredPerformanceSession>(db, 'performance_sessions', 'updated_at');
@@ -32,9 +28,7 @@ export const sqlitePerformance = (db: Database, queue: ReportQueue): Pick<Perfor
       return list(siteKey, options);
     },
     async metricCounts(siteKey, { name, thresholds: [good, poor], since = 0 }) {
-      const counts = metricCounts.get(good, good, poor, poor, siteKey, name, since)!;
-      const p75 = counts.samples ? metricAtRank.get(siteKey, name, since, p75Rank(counts.samples))!.value : null;
-      return { ...counts, p75 };
+      return metricCounts.get(good, good, poor, poor, siteKey, name, since)!;
     },
   };
 };

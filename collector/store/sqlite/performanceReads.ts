@@ -4,26 +4,21 @@ import type { PageVitalsRow, PerformanceSessionStore } from '../contract';
 const DAY = 86_400_000;
 
 /**
- * The 1-based rank of the p75 among `n` ordered values, in SQL: ceil(0.75 n) = (3n + 3) / 4 in
- * integer division, the same rank as core/vitals.ts `p75Rank` (0-based). ROW_NUMBER() over the
- * ordered values picks it, per partition, in one pass.
+ * The dashboard's reads of performance sessions in SQLite: page views per day, daily p75, per-page
+ * vitals. The p75s are the aggregate `p75(value)` (sqlite/p75.ts, core/vitals.ts's rank).
  */
-const P75_ROW = '(3 * n + 3) / 4';
-
-/** The dashboard's reads of performance sessions in SQLite: page views per day, daily p75, per-page vitals. */
 export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionStore, 'daily' | 'metricDaily' | 'pages'> => {
   const daily = db.prepare<[string, number, number], { day: number; sessions: number }>(
     `SELECT received_at / ${DAY} * ${DAY} AS day, COUNT(*) AS sessions FROM performance_sessions
      WHERE site_key = ? AND updated_at >= ? AND received_at >= ? GROUP BY 1 ORDER BY 1`,
   );
   const metricDaily = db.prepare<[string, string, number], { day: number; samples: number; p75: number }>(
-    `SELECT day * ${DAY} AS day, n AS samples, value AS p75 FROM (
-       SELECT updated_at / ${DAY} AS day, value,
-         ROW_NUMBER() OVER (PARTITION BY updated_at / ${DAY} ORDER BY value) AS row,
-         COUNT(*) OVER (PARTITION BY updated_at / ${DAY}) AS n
-       FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ?
-     ) WHERE row = ${P75_ROW} ORDER BY day`,
+    `SELECT updated_at / ${DAY} * ${DAY} AS day, COUNT(*) AS samples, p75(value) AS p75
+     FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? GROUP BY 1 ORDER BY 1`,
   );
+  // From the sessions in range (their page from performance_sessions_by_site_time_page) to their
+  // metrics, a CROSS JOIN keeping that order: the other way SQLite read every metric of the site
+  // and looked its session up. A metric updated since `since` is of a session updated since then.
   const pages = db.prepare<
     { site: string; since: number; limit: number },
     { page_url: string; sessions: number; name: string | null; samples: number | null; p75: number | null }
@@ -32,16 +27,14 @@ export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionSto
        SELECT coalesce(page_url, '') AS page_url, COUNT(*) AS sessions FROM performance_sessions
        WHERE site_key = @site AND updated_at >= @since GROUP BY 1 ORDER BY sessions DESC, 1 LIMIT @limit
      ),
-     ranked AS (
-       SELECT coalesce(s.page_url, '') AS page_url, m.name, m.value,
-         ROW_NUMBER() OVER (PARTITION BY coalesce(s.page_url, ''), m.name ORDER BY m.value) AS row,
-         COUNT(*) OVER (PARTITION BY coalesce(s.page_url, ''), m.name) AS n
-       FROM performance_metrics AS m JOIN performance_sessions AS s ON s.id = m.session_row
-       WHERE m.site_key = @site AND m.updated_at >= @since AND coalesce(s.page_url, '') IN (SELECT page_url FROM top)
-     ),
-     -- Materialised before the join: one row per page and metric, not the ranked rows scanned once per page.
-     p75 AS MATERIALIZED (SELECT page_url, name, n, value FROM ranked WHERE row = ${P75_ROW})
-     SELECT top.page_url, top.sessions, p75.name, p75.n AS samples, p75.value AS p75
+     p75 AS MATERIALIZED (
+       SELECT top.page_url, m.name, COUNT(*) AS samples, p75(m.value) AS value
+       FROM performance_sessions AS s CROSS JOIN top ON top.page_url = coalesce(s.page_url, '')
+         CROSS JOIN performance_metrics AS m ON m.session_row = s.id
+       WHERE s.site_key = @site AND s.updated_at >= @since AND m.updated_at >= @since
+       GROUP BY top.page_url, m.name
+     )
+     SELECT top.page_url, top.sessions, p75.name, p75.samples, p75.value AS p75
      FROM top LEFT JOIN p75 ON p75.page_url = top.page_url
      ORDER BY top.sessions DESC, top.page_url`,
   );

@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { createReportWriter, type ReportWrite, type WriteOutcome } from './reportWrites';
+import { UnknownSiteError } from '../unknownSiteError';
 import { closeSqliteThread, startCheckpointThread, startSqliteThread } from './sqliteThread';
 import type { FromWriter, ToWriter, WriterData } from './writerThread';
 
@@ -13,6 +14,7 @@ export interface ReportQueue {
 
 const settle = (outcome: WriteOutcome, resolve: (value: number) => void, reject: (error: unknown) => void) => {
   if (outcome.ok) return resolve(outcome.value);
+  if (outcome.error.unknownSite !== undefined) return reject(new UnknownSiteError(outcome.error.unknownSite));
   reject(Object.assign(new Error(outcome.error.message), outcome.error.code ? { code: outcome.error.code } : {}));
 };
 

@@ -10,7 +10,8 @@ type Params = { site: string; since: number; day: number; fingerprint: string | 
 /**
  * The dashboard's reads of error and CSP reports in SQLite: daily series from the per-day
  * aggregates (whole days after `since`) and the reports themselves (the day `since` falls in),
- * as reports.ts's groups; and one group's detail through the (site_key, fingerprint) index.
+ * as reports.ts's groups; and one group's detail through the (site_key, fingerprint, received_at,
+ * session_id) index (migration 8).
  */
 export const sqliteReportReads = (
   db: Database,
@@ -44,7 +45,11 @@ export const sqliteReportReads = (
   const sessions = db.prepare<[string, string, number], { sessions: number }>(
     'SELECT COUNT(DISTINCT session_id) AS sessions FROM error_reports WHERE site_key = ? AND fingerprint = ? AND received_at >= ?',
   );
-  const latest = db.prepare<[string, string], Row>('SELECT * FROM error_reports WHERE site_key = ? AND fingerprint = ? ORDER BY id DESC LIMIT 1');
+  // The last received, through the fingerprint index in time order (the planner would otherwise walk
+  // the site's reports backwards, the whole table for a rare group).
+  const latest = db.prepare<[string, string], Row>(
+    'SELECT * FROM error_reports INDEXED BY error_reports_by_fingerprint_time WHERE site_key = ? AND fingerprint = ? ORDER BY received_at DESC, id DESC LIMIT 1',
+  );
   const breakdownOf = (field: 'page_url' | 'user_agent') =>
     db.prepare<[string, string, number, number], FieldCount>(
       `SELECT coalesce(${field}, '') AS value, COUNT(*) AS reports FROM error_reports

@@ -3,6 +3,8 @@ import type { NewCspReport, PerformanceSession, ReceiveContext } from '../../cor
 import { COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields } from '../../core/cspCopies';
 import { ERROR_ROW, ERROR_ROW_COLUMNS, type ErrorRow } from './errorRows';
 import { insertSql, positionalInsertSql, toRow, toValues } from './rows';
+import { underSite } from './underSite';
+import { UnknownSiteError } from '../unknownSiteError';
 
 const DAY = 86_400_000;
 
@@ -18,8 +20,13 @@ export type ReportWrite =
   /** Writes nothing: resolves once every write queued before it has committed. */
   | { kind: 'barrier' };
 
-/** A write's outcome: the number its store method resolves to, or the error it rejects with. */
-export type WriteOutcome = { ok: true; value: number } | { ok: false; error: { message: string; code?: string | undefined } };
+/**
+ * A write's outcome: the number its store method resolves to, or the error it rejects with, as
+ * data that crosses threads (`unknownSite`: an UnknownSiteError's key, unknownSiteError.ts).
+ */
+export type WriteOutcome =
+  | { ok: true; value: number }
+  | { ok: false; error: { message: string; code?: string | undefined; unknownSite?: string | undefined } };
 
 const ERROR_COLUMNS = ['site_key', 'received_at', 'user_agent', ...ERROR_ROW_COLUMNS] as const;
 
@@ -181,13 +188,15 @@ export const createReportWriter = (db: Database) => {
     for (const values of csp.values()) upsertCspGroup.run(values);
   };
 
+  // A write under a key another process rotated meanwhile fails as UnknownSiteError (underSite.ts).
+  const siteWrite = underSite(db);
   const run = (write: ReportWrite, aggregates: Aggregates): number =>
     write.kind == 'errors'
-      ? storeErrors(write.siteKey, write.rows, write.context, aggregates)
+      ? siteWrite(write.siteKey, () => storeErrors(write.siteKey, write.rows, write.context, aggregates))()
       : write.kind == 'csp'
-        ? storeCsp(write.siteKey, write.reports, write.context, aggregates)
+        ? siteWrite(write.siteKey, () => storeCsp(write.siteKey, write.reports, write.context, aggregates))()
         : write.kind == 'session'
-          ? upsertSession(write.siteKey, write.session, write.context)
+          ? siteWrite(write.siteKey, () => upsertSession(write.siteKey, write.session, write.context))()
           : 0;
 
   /** Runs `writes` in one transaction (BEGIN IMMEDIATE: groupCommit.ts says why); throws, rolled back, if one fails. */
@@ -210,7 +219,14 @@ export const createReportWriter = (db: Database) => {
         try {
           return { ok: true, value: runGroup.immediate([write])[0]! };
         } catch (error) {
-          return { ok: false, error: { message: (error as Error)?.message ?? String(error), code: (error as { code?: string })?.code } };
+          return {
+            ok: false,
+            error: {
+              message: (error as Error)?.message ?? String(error),
+              code: (error as { code?: string })?.code,
+              unknownSite: error instanceof UnknownSiteError ? error.siteKey : undefined,
+            },
+          };
         }
       });
     }

@@ -19,8 +19,8 @@ export const sqliteReports = (
   db: Database,
   queue: ReportQueue,
 ): { errors: Pick<ErrorReportStore, 'insert' | 'list' | 'groups'>; csp: Omit<CspReportStore, 'daily'> } => {
-  // `excluded` is a JSON array of error types whose groups are left out.
-  const errorGroupsOf = (filter: string) => db.prepare<{ site: string; since: number; day: number; limit: number; excluded: string; fingerprint?: string }, ErrorGroupRow>(
+  // `excluded` is a JSON array of error types whose groups are left out; `types`, if not null, of the only ones kept.
+  const errorGroupsOf = (filter: string) => db.prepare<{ site: string; since: number; day: number; limit: number; excluded: string; types: string | null; fingerprint?: string }, ErrorGroupRow>(
     `WITH parts AS (
        SELECT fingerprint, reports, count, first_seen, last_seen, error_type, error_name, error_message
        FROM error_groups WHERE site_key = @site ${filter} AND day > @day
@@ -29,7 +29,10 @@ export const sqliteReports = (
        FROM error_reports WHERE site_key = @site ${filter} AND received_at >= @since AND received_at < (@day + 1) * ${DAY}
        GROUP BY fingerprint
      ),
-     kept AS (SELECT * FROM parts WHERE error_type NOT IN (SELECT value FROM json_each(@excluded)))
+     kept AS (
+       SELECT * FROM parts WHERE error_type NOT IN (SELECT value FROM json_each(@excluded))
+         AND (@types IS NULL OR error_type IN (SELECT value FROM json_each(@types)))
+     )
      SELECT fingerprint, error_type, error_name, error_message, SUM(reports) AS reports, SUM(count) AS count,
        MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen
      FROM kept GROUP BY fingerprint ORDER BY count DESC, last_seen DESC LIMIT @limit`,
@@ -72,8 +75,8 @@ export const sqliteReports = (
       async list(siteKey, options) {
         return listErrors(siteKey, options);
       },
-      async groups(siteKey, { since, limit, fingerprint, excludeTypes = [] } = {}) {
-        const options = { ...range(siteKey, since, limit), excluded: JSON.stringify(excludeTypes) };
+      async groups(siteKey, { since, limit, fingerprint, excludeTypes = [], types } = {}) {
+        const options = { ...range(siteKey, since, limit), excluded: JSON.stringify(excludeTypes), types: types ? JSON.stringify(types) : null };
         return fingerprint === undefined ? errorGroups.all(options) : oneErrorGroup.all({ ...options, fingerprint });
       },
     },

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ListOptions, Page } from '../contract';
 import { decodeCursor, encodeCursor } from '../../core/cursor';
+import { storedJson, storedText } from '../storedText';
 
 export type Row = Record<string, unknown>;
 
@@ -27,9 +28,15 @@ export const toRecord = <T>(row: Row, jsonColumns = JSON_COLUMNS): T => {
   return record as T;
 };
 
-/** One value as SQLite takes it: absent as NULL, objects as JSON. */
+/** One value as SQLite takes it: absent as NULL, objects as JSON, text as every store keeps it (../storedText.ts). */
 export const toColumnValue = (value: unknown) =>
-  value === undefined ? null : typeof value == 'object' && value !== null ? JSON.stringify(value) : value;
+  value === undefined
+    ? null
+    : typeof value == 'string'
+      ? storedText(value)
+      : typeof value == 'object' && value !== null
+        ? storedJson(value)
+        : value;
 
 /** A record as named parameters of one insert: every column bound. */
 export const toRow = (columns: readonly string[], record: Row): Row =>

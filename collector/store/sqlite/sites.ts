@@ -97,6 +97,11 @@ export const sqliteSites = (
         await write(() => {
           db.prepare('INSERT INTO sites (site_key, name, allowed_origins, created_at) SELECT ?, name, allowed_origins, created_at FROM sites WHERE site_key = ?').run(newSiteKey, siteKey);
           for (const table of siteTables()) db.prepare(`UPDATE "${table}" SET site_key = ? WHERE site_key = ?`).run(newSiteKey, siteKey);
+          // Dashboard users limited to the site keep seeing it: its key in their lists is replaced.
+          db.prepare(
+            `UPDATE users SET site_keys = (SELECT json_group_array(CASE WHEN value = @old THEN @new ELSE value END) FROM json_each(users.site_keys))
+             WHERE EXISTS (SELECT 1 FROM json_each(users.site_keys) WHERE value = @old)`,
+          ).run({ old: siteKey, new: newSiteKey });
           db.prepare('DELETE FROM sites WHERE site_key = ?').run(siteKey);
         });
         thisTurn.clear();

@@ -1,0 +1,113 @@
+import { beforeEach, describe, expect, test } from 'vitest';
+import { DEFAULT_SITE_KEY } from '../core/records';
+import { p75Rank } from '../core/vitals';
+import type { seedStore } from '../testing/seed';
+import type { Store } from './contract';
+
+const DAY = 86_400_000;
+const violation = (directive: string, blocked: string, page = 'https://shop.example/') => ({
+  report_type: 'csp-violation',
+  document_uri: page,
+  effective_directive: directive,
+  violated_directive: directive,
+  blocked_uri: blocked,
+});
+
+/**
+ * The dashboard's reads in the store contract (contract.ts: errors.daily/sessions/latest/breakdown,
+ * csp.daily, performance.daily/metricDaily/pages), run by describeStoreContract (store.contract.ts)
+ * with its fresh store for each test.
+ *
+ * @example
+ * describeDashboardReadsContract(() => ({ store, seed }));
+ */
+export const describeDashboardReadsContract = (context: () => { store: Store; seed: ReturnType<typeof seedStore> }) =>
+  describe('dashboard reads', () => {
+    let store: Store;
+    let seed: ReturnType<typeof seedStore>;
+    beforeEach(() => ({ store, seed } = context()));
+    const now = Date.UTC(2026, 5, 10, 12);
+    const day = (n: number) => Date.UTC(2026, 5, 10 + n);
+
+    test('error daily series: per UTC day, of all groups or one, exact from since', async () => {
+      const a = { error_type: 'javascript_error', error_message: 'a broke', session_id: 's1', page_url: 'https://shop.example/a' };
+      const b = { error_type: 'javascript_error', error_message: 'b broke' };
+      await seed.insertErrors(DEFAULT_SITE_KEY, [a, { ...a, count: 2 }, b], now - 2 * DAY);
+      await seed.insertErrors(DEFAULT_SITE_KEY, [a], now - 2 * DAY + 3_600_000);
+      await seed.insertErrors(DEFAULT_SITE_KEY, [b, b], now);
+      expect(await store.errors.daily(DEFAULT_SITE_KEY)).toEqual([
+        { day: day(-2), reports: 4, count: 5 },
+        { day: day(0), reports: 2, count: 2 },
+      ]);
+      // since inside day -2: only what came after it on that day.
+      expect(await store.errors.daily(DEFAULT_SITE_KEY, { since: now - 2 * DAY + 1 })).toEqual([
+        { day: day(-2), reports: 1, count: 1 },
+        { day: day(0), reports: 2, count: 2 },
+      ]);
+      const [groupA] = (await store.errors.groups(DEFAULT_SITE_KEY, {})).filter((group) => group.error_message == 'a broke');
+      expect(await store.errors.daily(DEFAULT_SITE_KEY, { fingerprint: groupA!.fingerprint })).toEqual([{ day: day(-2), reports: 3, count: 4 }]);
+      expect(await store.errors.groups(DEFAULT_SITE_KEY, { fingerprint: groupA!.fingerprint })).toEqual([groupA]);
+      expect(await store.errors.groups(DEFAULT_SITE_KEY, { fingerprint: 'none' })).toEqual([]);
+    });
+
+    test("one error group's sessions, latest report and its pages and browsers", async () => {
+      const report = (page: string, session?: string, message = 'x broke') => ({ error_type: 'js', error_message: message, page_url: page, session_id: session, stack: `at ${page}` });
+      await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/a', 's1'), report('https://s.example/a', 's2')], now - DAY, 'Firefox/128');
+      await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/b', 's1'), report('https://s.example/c')], now, 'Chrome/130');
+      await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/z', 's9', 'other')], now);
+      const [group] = (await store.errors.groups(DEFAULT_SITE_KEY, {})).filter((each) => each.error_message == 'x broke');
+      const fingerprint = group!.fingerprint;
+      expect(await store.errors.sessions(DEFAULT_SITE_KEY, { fingerprint })).toBe(2);
+      expect(await store.errors.sessions(DEFAULT_SITE_KEY, { fingerprint, since: now })).toBe(1);
+      expect(await store.errors.latest(DEFAULT_SITE_KEY, fingerprint)).toMatchObject({ page_url: 'https://s.example/c', stack: 'at https://s.example/c' });
+      expect(await store.errors.latest(DEFAULT_SITE_KEY, 'none')).toBeUndefined();
+      expect(await store.errors.breakdown(DEFAULT_SITE_KEY, { fingerprint, field: 'page_url', limit: 10 })).toEqual([
+        { value: 'https://s.example/a', reports: 2 },
+        { value: 'https://s.example/b', reports: 1 },
+        { value: 'https://s.example/c', reports: 1 },
+      ]);
+      expect(await store.errors.breakdown(DEFAULT_SITE_KEY, { fingerprint, field: 'user_agent', since: now, limit: 1 })).toEqual([{ value: 'Chrome/130', reports: 2 }]);
+    });
+
+    test('CSP violations per day, and page views per day', async () => {
+      await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/a.png'), violation('img-src', 'inline')], now - DAY);
+      await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/a.png'), { report_type: 'deprecation', body: {} }], now);
+      expect(await store.csp.daily(DEFAULT_SITE_KEY)).toEqual([{ day: day(-1), reports: 2 }, { day: day(0), reports: 1 }]);
+      expect(await store.csp.daily(DEFAULT_SITE_KEY, { since: now })).toEqual([{ day: day(0), reports: 1 }]);
+      await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p1', metrics: { LCP: { value: 1 } } }, now - DAY);
+      await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p1', metrics: { CLS: { value: 0 } } }, now);
+      await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p2', metrics: {} }, now);
+      expect(await store.performance.daily(DEFAULT_SITE_KEY)).toEqual([{ day: day(-1), sessions: 1 }, { day: day(0), sessions: 1 }]);
+      expect(await store.performance.daily(DEFAULT_SITE_KEY, { since: now })).toEqual([{ day: day(0), sessions: 1 }]);
+    });
+
+    test('daily p75 and per-page vitals: the value at the p75 rank, as core/vitals.ts computes it', async () => {
+      const values = { [now - DAY]: [100, 900, 1200, 2600, 2700], [now]: [4100, 5000, 700, 300] } as Record<number, number[]>;
+      let i = 0;
+      for (const [at, list] of Object.entries(values)) {
+        for (const value of list) {
+          const page = i % 2 ? 'https://s.example/odd' : 'https://s.example/even';
+          await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: `s${i++}`, page_url: page, metrics: { LCP: { value }, CLS: { value: value / 10_000 } } }, Number(at));
+        }
+      }
+      await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'bare', metrics: {} }, now);
+      const p75 = (list: number[]) => [...list].sort((x, y) => x - y)[p75Rank(list.length)]!;
+      expect(await store.performance.metricDaily(DEFAULT_SITE_KEY, { name: 'LCP' })).toEqual([
+        { day: day(-1), samples: 5, p75: p75(values[now - DAY]!) },
+        { day: day(0), samples: 4, p75: p75(values[now]!) },
+      ]);
+      expect(await store.performance.metricDaily(DEFAULT_SITE_KEY, { name: 'INP' })).toEqual([]);
+      const all = [...values[now - DAY]!, ...values[now]!];
+      const even = all.filter((_, index) => index % 2 == 0);
+      const odd = all.filter((_, index) => index % 2 == 1);
+      const pages = await store.performance.pages(DEFAULT_SITE_KEY, { limit: 10 });
+      expect(pages).toEqual([
+        { page_url: 'https://s.example/even', sessions: 5, metrics: { LCP: { samples: 5, p75: p75(even) }, CLS: { samples: 5, p75: p75(even) / 10_000 } } },
+        { page_url: 'https://s.example/odd', sessions: 4, metrics: { LCP: { samples: 4, p75: p75(odd) }, CLS: { samples: 4, p75: p75(odd) / 10_000 } } },
+        { page_url: '', sessions: 1, metrics: {} },
+      ]);
+      expect(await store.performance.pages(DEFAULT_SITE_KEY, { limit: 1, since: now })).toEqual([
+        { page_url: 'https://s.example/even', sessions: 2, metrics: { LCP: { samples: 2, p75: p75([5000, 300]) }, CLS: { samples: 2, p75: p75([5000, 300]) / 10_000 } } },
+      ]);
+    });
+  });

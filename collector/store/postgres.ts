@@ -1,0 +1,51 @@
+import type { Store } from './contract';
+import { checkWritable } from './postgres/checkWritable';
+import { createGroupCommit } from './postgres/groupCommit';
+import { postgresIntegrations } from './postgres/integrations';
+import { migratePostgres } from './postgres/migrations';
+import { createPool } from './postgres/pool';
+import { postgresPerformance } from './postgres/performance';
+import { postgresPerformanceReads } from './postgres/performanceReads';
+import { postgresReportReads } from './postgres/reportReads';
+import { postgresReports } from './postgres/reports';
+import { postgresRetention } from './postgres/retention';
+import { postgresSites } from './postgres/sites';
+import { postgresUsers } from './postgres/users';
+
+/**
+ * The scale-out store (../shared/design.md, "Scale-out: PostgreSQL"): any number of collector
+ * processes on one PostgreSQL database, through a connection pool (`pg`). The schema is migrated
+ * on open under an advisory lock. Writes are group-committed (postgres/groupCommit.ts): one
+ * transaction per group, multi-row INSERTs, each write resolved only after COMMIT.
+ *
+ * @example
+ * const store = await createPostgresStore({ url: 'postgres://sitebeacon@db.internal/sitebeacon' });
+ */
+export const createPostgresStore = async ({ url, poolSize }: { url: string; poolSize?: number }): Promise<Store> => {
+  const pool = createPool(url, { max: poolSize });
+  try {
+    await migratePostgres(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const { write, flush } = createGroupCommit(pool);
+  let closed: Promise<void> | undefined;
+  const reports = postgresReports(pool, write);
+  const reads = postgresReportReads(pool);
+  return {
+    ...postgresSites(pool, write),
+    errors: { ...reports.errors, ...reads.errors },
+    csp: { ...reports.csp, ...reads.csp },
+    performance: { ...postgresPerformance(pool, write), ...postgresPerformanceReads(pool) },
+    ...postgresIntegrations(pool, write),
+    ...postgresUsers(pool),
+    retention: postgresRetention(pool),
+    checkWritable: () => checkWritable(pool),
+    close() {
+      // What is queued is committed before the pool closes.
+      closed ??= flush().then(() => pool.end());
+      return closed;
+    },
+  };
+};

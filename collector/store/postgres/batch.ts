@@ -1,0 +1,192 @@
+import type { NewCspReport, NewErrorReport, PerformanceSession, ReceiveContext } from '../../core/records';
+import type { Client } from './pool';
+import { storedText } from '../storedText';
+import { param } from './rows';
+
+const DAY = 86_400_000;
+
+export const ERROR_COLUMNS = [
+  'site_key', 'received_at', 'user_agent', 'error_type', 'error_message', 'error_name', 'stack', 'source_url',
+  'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'extra', 'fingerprint',
+] as const;
+const ERROR_TYPES = ['text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'float8', 'text', 'int8', 'text', 'text'];
+
+/** A CSP report's own fields: what a merged browser report replaces (core/cspCopies.ts, cspCopies.ts here). */
+export const CSP_REPORT_COLUMNS = [
+  'report_type', 'document_uri', 'referrer', 'violated_directive', 'effective_directive', 'original_policy',
+  'disposition', 'blocked_uri', 'source_file', 'line_number', 'column_number', 'status_code', 'script_sample', 'age',
+  'body', 'extra', 'blocked_host', 'source', 'violation_key',
+] as const;
+export const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_REPORT_COLUMNS, 'sources'] as const;
+export const CSP_TYPES = [
+  'text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'int8', 'text',
+  'float8', 'text', 'text', 'text', 'text', 'text', 'text',
+];
+
+interface SessionRow {
+  site_key: string;
+  session_id: string;
+  received_at: number;
+  updated_at: number;
+  user_agent: string | undefined;
+  page_url: string | undefined;
+  navigation_type: string | undefined;
+  started_at: number | undefined;
+  extra: Record<string, unknown> | undefined;
+  /** A Map, not an object: a metric named `__proto__` is a name like any other here. */
+  metrics: Map<string, PerformanceSession['metrics'][string]>;
+  /** Per metric, when it was last set: performance_metrics.updated_at, what the summary's `since` reads. */
+  metricTimes: Map<string, number>;
+}
+
+/**
+ * The rows one group commit writes, gathered from every write of the group: reports as one
+ * multi-row INSERT per table (`unnest` of one array per column: one prepared statement whatever
+ * the number of rows), the per-day aggregates summed over the group and upserted once per key, and
+ * sessions merged per `session_id` (PostgreSQL refuses to upsert one row twice in one statement).
+ * Aggregate and session keys are written sorted, so two processes lock rows in the same order and
+ * do not deadlock each other.
+ */
+export class Batch {
+  readonly errors: Array<Record<string, unknown>> = [];
+  readonly errorGroups = new Map<string, unknown[]>();
+  readonly csp: Array<Record<string, unknown>> = [];
+  readonly cspGroups = new Map<string, unknown[]>();
+  readonly sessions = new Map<string, SessionRow>();
+
+  /** Adds error reports and folds them into `error_groups` as sqlite/reports.ts does. */
+  addErrors(siteKey: string, reports: NewErrorReport[], { received_at, user_agent }: ReceiveContext) {
+    const day = Math.floor(received_at / DAY);
+    for (const report of reports) {
+      this.errors.push({ ...report, site_key: siteKey, received_at, user_agent });
+      const key = `${siteKey}\n${report.fingerprint}\n${day}`;
+      const group = this.errorGroups.get(key);
+      const sample = [report.error_type, report.error_name ?? null, report.error_message];
+      if (!group) {
+        this.errorGroups.set(key, [siteKey, report.fingerprint, day, 1, report.count ?? 1, received_at, received_at, ...sample]);
+        continue;
+      }
+      group[3] = (group[3] as number) + 1;
+      group[4] = (group[4] as number) + (report.count ?? 1);
+      group[5] = Math.min(group[5] as number, received_at);
+      group[6] = Math.max(group[6] as number, received_at);
+      group.splice(7, 3, ...sample);
+    }
+    return reports.length;
+  }
+
+  /** Adds CSP reports (none of them a copy to merge: cspCopies.ts) and folds the violations into `csp_groups`. */
+  addCsp(siteKey: string, reports: NewCspReport[], { received_at, user_agent }: ReceiveContext) {
+    const day = Math.floor(received_at / DAY);
+    for (const report of reports) {
+      this.csp.push({ ...report, site_key: siteKey, received_at, user_agent, sources: report.source ? [report.source] : undefined });
+      if (report.report_type != 'csp-violation' || !report.effective_directive) continue;
+      const key = `${siteKey}\n${report.effective_directive}\n${report.blocked_host}\n${day}`;
+      const group = this.cspGroups.get(key) ?? [siteKey, report.effective_directive, report.blocked_host, day, 0];
+      group[4] = (group[4] as number) + 1;
+      this.cspGroups.set(key, group);
+    }
+    return reports.length;
+  }
+
+  /** Adds a session upsert: a later one of the same session in this batch merges into it. */
+  addSession(site: string, session: PerformanceSession, { received_at, user_agent }: ReceiveContext) {
+    // The key as stored (storedText), so that the ids the upsert returns are found by it. Metric
+    // names become jsonb keys, which cannot hold NUL either (the schema allows letters only).
+    const [siteKey, sessionId] = [storedText(site), storedText(session.session_id)];
+    const metrics = new Map(Object.entries(session.metrics).map(([name, metric]) => [storedText(name), metric]));
+    const key = `${siteKey}\n${sessionId}`;
+    const row = this.sessions.get(key);
+    const metricTimes = new Map([...metrics.keys()].map((name) => [name, received_at]));
+    if (!row) {
+      this.sessions.set(key, {
+        site_key: siteKey, session_id: sessionId, received_at, updated_at: received_at, user_agent,
+        page_url: session.page_url, navigation_type: session.navigation_type, started_at: session.started_at,
+        extra: session.extra, metrics, metricTimes,
+      });
+      return;
+    }
+    // What a second UPDATE would do (sqlite/performance.ts): the latest non-null field wins.
+    row.updated_at = received_at;
+    row.page_url = session.page_url ?? row.page_url;
+    row.navigation_type = session.navigation_type ?? row.navigation_type;
+    row.started_at = session.started_at ?? row.started_at;
+    row.extra = session.extra ?? row.extra;
+    for (const [name, metric] of metrics) row.metrics.set(name, metric);
+    for (const [name, at] of metricTimes) row.metricTimes.set(name, at);
+  }
+
+  /** Writes the batch in the transaction `client` has open. */
+  async write(client: Client) {
+    if (this.errors.length) await insertRows(client, 'error_reports', ERROR_COLUMNS, ERROR_TYPES, this.errors);
+    if (this.errorGroups.size) await client.query({ name: 'upsert_error_groups', text: UPSERT_ERROR_GROUPS, values: columns(sorted(this.errorGroups), 10) });
+    if (this.csp.length) await insertRows(client, 'csp_reports', CSP_COLUMNS, CSP_TYPES, this.csp);
+    if (this.cspGroups.size) await client.query({ name: 'upsert_csp_groups', text: UPSERT_CSP_GROUPS, values: columns(sorted(this.cspGroups), 5) });
+    if (this.sessions.size) await this.writeSessions(client);
+  }
+
+  private async writeSessions(client: Client) {
+    const sessions = [...this.sessions.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+    const { rows } = await client.query<{ id: number; site_key: string; session_id: string }>({
+      name: 'upsert_sessions',
+      text: UPSERT_SESSIONS,
+      values: columns(
+        sessions.map((row) => [
+          row.site_key, row.session_id, row.received_at, row.updated_at, param(row.user_agent), param(row.page_url),
+          param(row.navigation_type), param(row.started_at), param(Object.fromEntries(row.metrics)), param(row.extra),
+        ]),
+        10,
+      ),
+    });
+    const ids = new Map(rows.map((row) => [`${row.site_key}\n${row.session_id}`, row.id]));
+    const metrics = sessions
+      .flatMap((row) => {
+        const id = ids.get(`${row.site_key}\n${row.session_id}`)!;
+        return [...row.metrics].map(([name, metric]) => [id, row.site_key, name, metric.value, row.metricTimes.get(name)!]);
+      })
+      .sort((a, b) => (a[0] as number) - (b[0] as number) || ((a[2] as string) < (b[2] as string) ? -1 : 1));
+    await client.query({ name: 'upsert_metrics', text: UPSERT_METRICS, values: columns(metrics, 5) });
+  }
+}
+
+const sorted = (map: Map<string, unknown[]>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row.map(param));
+
+/** Rows as one array per column: what `unnest($1::type[], ...)` takes. */
+const columns = (rows: unknown[][], width: number) => Array.from({ length: width }, (_, column) => rows.map((row) => row[column]));
+
+const unnest = (types: string[]) => `SELECT * FROM unnest(${types.map((type, index) => `$${index + 1}::${type}[]`).join(', ')})`;
+
+export const insertRows = (client: Client, table: string, names: readonly string[], types: string[], records: Array<Record<string, unknown>>) =>
+  client.query({
+    name: `insert_${table}`,
+    text: `INSERT INTO ${table} (${names.map((name) => `"${name}"`).join(', ')}) ${unnest(types)}`,
+    values: columns(records.map((record) => names.map((name) => param(record[name]))), names.length),
+  });
+
+const UPSERT_ERROR_GROUPS = `INSERT INTO error_groups (site_key, fingerprint, day, reports, count, first_seen, last_seen, error_type, error_name, error_message)
+  ${unnest(['text', 'text', 'int8', 'int8', 'int8', 'int8', 'int8', 'text', 'text', 'text'])}
+  ON CONFLICT (site_key, fingerprint, day) DO UPDATE SET reports = error_groups.reports + excluded.reports,
+    count = error_groups.count + excluded.count, first_seen = least(error_groups.first_seen, excluded.first_seen),
+    last_seen = greatest(error_groups.last_seen, excluded.last_seen), error_type = excluded.error_type,
+    error_name = excluded.error_name, error_message = excluded.error_message`;
+
+export const UPSERT_CSP_GROUPS = `INSERT INTO csp_groups (site_key, directive, blocked_host, day, reports)
+  ${unnest(['text', 'text', 'text', 'int8', 'int8'])}
+  ON CONFLICT (site_key, directive, blocked_host, day) DO UPDATE SET reports = csp_groups.reports + excluded.reports`;
+
+// Two processes upserting one session merge: the row is locked by the first, and the second's
+// `metrics || excluded.metrics` then applies to what the first committed (each metric its latest value).
+const UPSERT_SESSIONS = `INSERT INTO performance_sessions
+    (site_key, session_id, received_at, updated_at, user_agent, page_url, navigation_type, started_at, metrics, extra)
+  ${unnest(['text', 'text', 'int8', 'int8', 'text', 'text', 'text', 'float8', 'jsonb', 'text'])}
+  ON CONFLICT (site_key, session_id) DO UPDATE SET updated_at = excluded.updated_at,
+    metrics = performance_sessions.metrics || excluded.metrics,
+    page_url = coalesce(excluded.page_url, performance_sessions.page_url),
+    navigation_type = coalesce(excluded.navigation_type, performance_sessions.navigation_type),
+    started_at = coalesce(excluded.started_at, performance_sessions.started_at),
+    extra = coalesce(excluded.extra, performance_sessions.extra)
+  RETURNING id, site_key, session_id`;
+
+const UPSERT_METRICS = `INSERT INTO performance_metrics (session_row, site_key, name, value, updated_at)
+  ${unnest(['int8', 'text', 'text', 'float8', 'int8'])}
+  ON CONFLICT (session_row, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`;

@@ -1,0 +1,79 @@
+import type { StoredErrorReport } from '../../core/records';
+import type { CspReportStore, DailyErrors, ErrorReportStore, FieldCount } from '../contract';
+import type { Pool } from './pool';
+import { run, toRecord } from './rows';
+
+const DAY = 86_400_000;
+
+// $1 site, $2 since (ms), $3 the day `since` falls in, $4 the fingerprint (with `filter`). Whole
+// days after `since` from the per-day aggregate, the day of `since` from the reports themselves,
+// as sqlite/reportReads.ts. Two statements rather than `($4 IS NULL OR ...)`, which a generic plan
+// of the prepared statement could not narrow to the fingerprint indexes.
+const errorsDaily = (filter: string) => `WITH parts AS (
+    SELECT day, reports, count FROM error_groups WHERE site_key = $1 ${filter} AND day > $3
+    UNION ALL
+    SELECT $3::int8, COUNT(*), coalesce(SUM(coalesce(count, 1)), 0) FROM error_reports
+    WHERE site_key = $1 ${filter} AND received_at >= $2 AND received_at < ($3 + 1) * ${DAY}
+  )
+  SELECT day * ${DAY} AS day, SUM(reports) AS reports, SUM(count) AS count FROM parts
+  GROUP BY day HAVING SUM(reports) > 0 ORDER BY day`;
+const ALL_DAILY = errorsDaily('');
+const GROUP_DAILY = errorsDaily('AND fingerprint = $4');
+
+const CSP_DAILY = `WITH parts AS (
+    SELECT day, reports FROM csp_groups WHERE site_key = $1 AND day > $3
+    UNION ALL
+    SELECT $3::int8, COUNT(*) FROM csp_reports
+    WHERE site_key = $1 AND received_at >= $2 AND received_at < ($3 + 1) * ${DAY}
+      AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
+  )
+  SELECT day * ${DAY} AS day, SUM(reports) AS reports FROM parts GROUP BY day HAVING SUM(reports) > 0 ORDER BY day`;
+
+const SESSIONS = `SELECT COUNT(DISTINCT session_id) AS sessions FROM error_reports
+  WHERE site_key = $1 AND fingerprint = $2 AND received_at >= $3`;
+
+// Ties in the order of the values' bytes (COLLATE "C"), as SQLite's BINARY collation orders them.
+const breakdownOf = (field: 'page_url' | 'user_agent') => `SELECT coalesce(${field}, '') AS value, COUNT(*) AS reports
+  FROM error_reports WHERE site_key = $1 AND fingerprint = $2 AND received_at >= $3
+  GROUP BY 1 ORDER BY reports DESC, coalesce(${field}, '') COLLATE "C" LIMIT $4`;
+const BREAKDOWNS = { page_url: breakdownOf('page_url'), user_agent: breakdownOf('user_agent') };
+
+/**
+ * The dashboard's reads of error and CSP reports in PostgreSQL, as sqlite/reportReads.ts: daily
+ * series from the per-day aggregates and the reports of the day `since` falls in; one group's
+ * detail through the (site_key, fingerprint) index.
+ */
+export const postgresReportReads = (
+  pool: Pool,
+): { errors: Pick<ErrorReportStore, 'daily' | 'sessions' | 'latest' | 'breakdown'>; csp: Pick<CspReportStore, 'daily'> } => {
+  const range = (site: string, since = 0) => [site, since, Math.floor(since / DAY)];
+  return {
+    errors: {
+      async daily(siteKey, { since, fingerprint } = {}) {
+        const { rows } =
+          fingerprint === undefined
+            ? await run<DailyErrors>(pool, ALL_DAILY, range(siteKey, since), 'errors_daily')
+            : await run<DailyErrors>(pool, GROUP_DAILY, [...range(siteKey, since), fingerprint], 'error_group_daily');
+        return rows;
+      },
+      async sessions(siteKey, { fingerprint, since = 0 }) {
+        return (await run<{ sessions: number }>(pool, SESSIONS, [siteKey, fingerprint, since], 'error_group_sessions')).rows[0]!.sessions;
+      },
+      async latest(siteKey, fingerprint) {
+        // `SELECT *` not prepared: a column a newer collector adds would change its result type.
+        const { rows } = await run(pool, 'SELECT * FROM error_reports WHERE site_key = $1 AND fingerprint = $2 ORDER BY received_at DESC, id DESC LIMIT 1', [
+          siteKey, fingerprint,
+        ]);
+        return rows[0] && toRecord<StoredErrorReport>(rows[0]);
+      },
+      async breakdown(siteKey, { fingerprint, field, since = 0, limit }) {
+        return (await run<FieldCount>(pool, BREAKDOWNS[field], [siteKey, fingerprint, since, limit], `error_group_${field}s`)).rows;
+      },
+    },
+    csp: {
+      async daily(siteKey, { since } = {}) {
+        return (await run<{ day: number; reports: number }>(pool, CSP_DAILY, range(siteKey, since), 'csp_daily')).rows;
+      },
+    },
+  };
+};
