@@ -1,4 +1,5 @@
 import type { NewErrorReport } from '../../core/records';
+import { storedText } from '../storedText';
 import { toColumnValue } from './rows';
 
 /**
@@ -11,7 +12,7 @@ export const ERROR_ROW_COLUMNS = [
   'session_id', 'count', 'extra', 'fingerprint',
 ] as const;
 
-/** One report as SQLite binds it: values in ERROR_ROW_COLUMNS order, absent as null, `extra` as JSON. */
+/** One report as SQLite binds it: values in ERROR_ROW_COLUMNS order, absent as null, `extra` as JSON, text as every store keeps it (../storedText.ts). */
 export type ErrorRow = Array<string | number | null>;
 
 /** Where the aggregates' fields are in an ErrorRow. */
@@ -23,9 +24,11 @@ export const ERROR_ROW = { type: 0, message: 1, name: 2, count: 10, fingerprint:
  * @example
  * errorRows([newErrorReport({ error_type: 'js', error_message: 'm' })]); // [['js', 'm', null, ..., '3f2a...']]
  */
+const text = (value: string | undefined) => (value === undefined ? null : storedText(value));
+
 export const errorRows = (reports: readonly NewErrorReport[]): ErrorRow[] =>
   reports.map((report) => [
-    report.error_type, report.error_message, report.error_name ?? null, report.stack ?? null, report.source_url ?? null,
-    report.line ?? null, report.column ?? null, report.page_url ?? null, report.timestamp ?? null, report.session_id ?? null,
+    storedText(report.error_type), storedText(report.error_message), text(report.error_name), text(report.stack), text(report.source_url),
+    report.line ?? null, report.column ?? null, text(report.page_url), report.timestamp ?? null, text(report.session_id),
     report.count ?? null, toColumnValue(report.extra) as string | null, report.fingerprint,
   ]);

@@ -4,6 +4,7 @@ import { COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields } from '../../cor
 import { ERROR_ROW, ERROR_ROW_COLUMNS, type ErrorRow } from './errorRows';
 import { insertSql, positionalInsertSql, toRow, toValues } from './rows';
 import { underSite } from './underSite';
+import { storedText } from '../storedText';
 import { UnknownSiteError } from '../unknownSiteError';
 
 const DAY = 86_400_000;
@@ -106,7 +107,7 @@ export const createReportWriter = (db: Database) => {
 
   const storeErrors = (siteKey: string, rows: ErrorRow[], context: ReceiveContext, aggregates: Aggregates) => {
     const day = Math.floor(context.received_at / DAY);
-    const userAgent = context.user_agent ?? null;
+    const userAgent = context.user_agent === undefined ? null : storedText(context.user_agent);
     for (const row of rows) {
       insertError.run(siteKey, context.received_at, userAgent, ...row);
       const fingerprint = row[ERROR_ROW.fingerprint] as string;
