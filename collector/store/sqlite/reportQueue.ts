@@ -158,10 +158,20 @@ export const sqliteReportQueue = (db: Database, data: WriterData, onThread?: () 
     }),
     checkpoints: startCheckpointThread(data),
   });
+  let started = false;
   return {
     submit(write) {
-      threads ??= start();
-      return (ready ? threads.writer : here).submit(write);
+      if (!started) {
+        started = true;
+        // A thread that cannot even be made (no script: a source run without `npm run build`) leaves
+        // every write here, as one that fails to start does; the reports are stored either way.
+        try {
+          threads = start();
+        } catch {
+          threads = undefined;
+        }
+      }
+      return (ready && threads ? threads.writer : here).submit(write);
     },
     async close() {
       await here.close();

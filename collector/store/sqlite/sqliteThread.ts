@@ -6,7 +6,17 @@ import type { FromWriter, ToWriter, WriterData } from './writerThread';
  * (rollup.config.mjs puts its URL here); under vitest, the bundle
  * collector/testing/buildSqliteWriter.ts makes of the same sources before the tests (vitest.config.ts).
  */
-declare const __SITEBEACON_SQLITE_WRITER_URL__: string;
+declare const __SITEBEACON_SQLITE_WRITER_URL__: string | undefined;
+
+/**
+ * The threads' script. Sources run without a bundler (Playwright's loader runs sitebeacon/playwright's
+ * collector from them in this repository's e2e tests) have no URL defined: they use the built one,
+ * dist/sqliteWriter.js (`npm run build`), as the sources' layout places it.
+ */
+const writerUrl = () =>
+  typeof __SITEBEACON_SQLITE_WRITER_URL__ == 'string'
+    ? new URL(__SITEBEACON_SQLITE_WRITER_URL__)
+    : new URL('../../../dist/sqliteWriter.js', import.meta.url);
 
 /**
  * Starts one of the SQLite file's threads (writerThread.ts), unref'd: it keeps the process alive
@@ -16,7 +26,7 @@ declare const __SITEBEACON_SQLITE_WRITER_URL__: string;
  * const thread = startSqliteThread({ file, sync: 'normal', cacheKiB: 1024, role: 'checkpoints' }, { maxYoungGenerationSizeMb: 1 });
  */
 export const startSqliteThread = (data: WriterData, resourceLimits: ResourceLimits) => {
-  const thread = new Worker(new URL(__SITEBEACON_SQLITE_WRITER_URL__), { workerData: data, resourceLimits });
+  const thread = new Worker(writerUrl(), { workerData: data, resourceLimits });
   thread.unref();
   return thread;
 };
