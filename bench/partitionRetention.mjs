@@ -9,7 +9,8 @@
 // Both while the shipped store ingests at a fixed BENCH_PARTITION_RATE requests/s (default 200;
 // one request in ten a batch of 50 reports, the rest single reports) through its group commit, on
 // a database of its own on a throw-away server (fsync on) or SITEBEACON_BENCH_DATABASE_URL (as
-// bench/postgres.mjs). The old reports are seeded with SQL as bench/retention.mjs does. Reported as
+// bench/postgres.mjs). The old reports are seeded with SQL as bench/retention.mjs does, then the
+// database is vacuumed and checkpointed, so that ingest starts on a settled server. Reported as
 // JSON per way: how long the deletion took, insert p50/p99 (from each request's scheduled time, so
 // waiting counts) for singles and batches during the deletion and in the BENCH_DURATION s before,
 // the reports table's size with its indexes before, right after and after a VACUUM, and whether
@@ -39,8 +40,8 @@ const BATCH = Array.from({ length: BATCH_SIZE }, (_, i) => newErrorReport(errorR
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value, digits = 1) => Number(value.toFixed(digits));
 
-/** The reports table with its indexes, in MB: a partitioned table's partitions added up (pg_partition_tree lists no plain table). */
-const TABLE_SIZE = `SELECT sum(pg_total_relation_size(oid)) / 1048576.0 AS mb
+/** The reports table alone and with its indexes, in MB: a partitioned table's partitions added up (pg_partition_tree lists no plain table). */
+const TABLE_SIZE = `SELECT sum(pg_table_size(oid)) / 1048576.0 AS table, sum(pg_total_relation_size(oid)) / 1048576.0 AS total
   FROM (SELECT 'error_reports'::regclass AS oid UNION SELECT relid FROM pg_partition_tree('error_reports')) AS tree`;
 const OLD = `SELECT count(*)::int AS n FROM error_reports WHERE received_at < $1`;
 
@@ -113,6 +114,7 @@ const insertStream = (store, rate) => {
   let phase = 'warmUp';
   let due = 0;
   let failed = 0;
+  let reports = 0;
   const inFlight = new Set();
   const timer = setInterval(() => {
     for (const until = Math.floor(((performance.now() - started) * rate) / 1000); due < until; due++) {
@@ -122,7 +124,10 @@ const insertStream = (store, rate) => {
       const write = store.errors
         .insert('default', kind == 'batch' ? BATCH : SINGLE, { received_at: Date.now(), user_agent: 'bench' })
         .then(
-          () => into.push(performance.now() - scheduled),
+          (stored) => {
+            into.push(performance.now() - scheduled);
+            reports += stored;
+          },
           () => failed++,
         )
         .finally(() => inFlight.delete(write));
@@ -135,7 +140,7 @@ const insertStream = (store, rate) => {
     async stop() {
       clearInterval(timer);
       await Promise.all(inFlight);
-      return { samples, failed, requests: due };
+      return { samples, failed, requests: due, reports };
     },
   };
 };
@@ -165,11 +170,17 @@ const measureWay = async (postgres, name, way, { rows, rate, duration }) => {
     const seedStarted = performance.now();
     await client.query(seedRows(`generate_series(0, ${rows - 1}) AS i`).replace('char(10)', 'chr(10)').replace('$2', String(first)).replace('$3', String(step)));
     await client.query(SEED_GROUPS);
-    await client.query('ANALYZE');
     const seedSeconds = (performance.now() - seedStarted) / 1000;
+    // Settled before ingest starts: without this, autovacuum's pass over the million new rows and
+    // the checkpoint of their WAL land in the "before" figures (p99 of seconds in a first run).
+    await client.query('VACUUM ANALYZE');
+    await client.query('CHECKPOINT').catch(() => {}); // a superuser's (or pg_checkpoint's) on a server of yours
     const cutoff = now - DAY;
-    const size = async () => round(Number((await client.query(TABLE_SIZE)).rows[0].mb));
-    const sizeBeforeMB = await size();
+    const size = async () => {
+      const [{ table, total }] = (await client.query(TABLE_SIZE)).rows;
+      return { tableMB: round(Number(table)), withIndexesMB: round(Number(total)) };
+    };
+    const sizeBefore = await size();
     const oldBefore = (await client.query(OLD, [cutoff])).rows[0].n;
 
     store = await openStore(database.url);
@@ -181,9 +192,9 @@ const measureWay = async (postgres, name, way, { rows, rate, duration }) => {
     const started = performance.now();
     const removed = await way.remove({ store, client, cutoff, days });
     const deletionSeconds = (performance.now() - started) / 1000;
-    const { samples, failed, requests } = await stream.stop();
+    const { samples, failed, requests, reports } = await stream.stop();
 
-    const sizeAfterMB = await size();
+    const sizeAfter = await size();
     await client.query('VACUUM error_reports');
     const [{ aggregated, stored }] = (await client.query(CONSISTENT)).rows;
     return {
@@ -199,9 +210,12 @@ const measureWay = async (postgres, name, way, { rows, rate, duration }) => {
       during: { single: latencies(samples.during.single), batch: latencies(samples.during.batch) },
       requests: requests - samples.warmUp.single.length - samples.warmUp.batch.length,
       failedRequests: failed,
-      sizeBeforeMB,
-      sizeAfterMB,
-      sizeAfterVacuumMB: await size(),
+      // Stored by the stream from its start (warm-up too): what the table holds after the deletion.
+      reportsInserted: reports,
+      reportsLeft: Number(stored),
+      sizeBefore,
+      sizeAfter,
+      sizeAfterVacuum: await size(),
       aggregatesConsistent: Number(aggregated) == Number(stored),
     };
   } finally {
