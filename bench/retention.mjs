@@ -24,17 +24,18 @@ const CONNECTIONS = 10;
 const BODY = JSON.stringify(errorReport());
 
 // `series` numbers the rows i from 0, $2 is the first one's time, $3 the time between two rows: 1,000 error groups over 7 days.
-const seedRows = (series) => `INSERT INTO error_reports (site_key, received_at, error_type, error_name, error_message, stack, page_url, fingerprint)
+// (Exported, with SEED_GROUPS and CONSISTENT, for bench/partitionRetention.mjs.)
+export const seedRows = (series) => `INSERT INTO error_reports (site_key, received_at, error_type, error_name, error_message, stack, page_url, fingerprint)
   SELECT 'default', $2 + CAST(i AS BIGINT) * $3, 'javascript_error', 'TypeError', 'Cannot read properties of undefined (field ' || (i % 1000) || ')',
     'TypeError: x' || char(10) || '    at handler (https://shop.example/app.js:1:' || (i % 1000) || ')', 'https://shop.example/cart',
     'f' || (i % 1000)
   FROM ${series}`;
-const SEED_GROUPS = `INSERT INTO error_groups
+export const SEED_GROUPS = `INSERT INTO error_groups
   SELECT site_key, fingerprint, received_at / ${DAY}, COUNT(*), SUM(coalesce(count, 1)), MIN(received_at), MAX(received_at),
     MIN(error_type), MIN(error_name), MIN(error_message)
   FROM error_reports GROUP BY site_key, fingerprint, received_at / ${DAY}`;
 const OLD = `SELECT count(*) AS n FROM error_reports WHERE site_key = 'default' AND received_at < $1`;
-const CONSISTENT = `SELECT (SELECT coalesce(SUM(reports), 0) FROM error_groups WHERE site_key = 'default') AS aggregated,
+export const CONSISTENT = `SELECT (SELECT coalesce(SUM(reports), 0) FROM error_groups WHERE site_key = 'default') AS aggregated,
   (SELECT count(*) FROM error_reports WHERE site_key = 'default') AS stored`;
 
 /** The two stores, each a fresh database: its location, SQL on it, and cleanup. */

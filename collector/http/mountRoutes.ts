@@ -1,6 +1,7 @@
 import type { H3, H3Event } from 'h3';
 import { apiError } from './apiError';
-import { authenticate, type AuthDeps } from './auth';
+import { UnknownSiteError } from '../store/unknownSiteError';
+import { authenticate, unknownSite, type AuthDeps } from './auth';
 import { readJsonBody } from './readJsonBody';
 import type { Method, Route } from './route';
 import { validateBody, validateQuery } from './validate';
@@ -15,7 +16,7 @@ export const allowedMethods = (routes: Route[]): Method[] => {
   return [...methods];
 };
 
-const handlerOf = (route: Route, deps: AuthDeps) => async (event: H3Event) => {
+const handle = async (route: Route, deps: AuthDeps, event: H3Event) => {
   // Authentication comes first: a caller without the right to call learns nothing about validation.
   const caller = await authenticate(route.auth, event, deps, { ownOrigin: route.ownOrigin });
   const query = route.query ? await validateQuery(event, route.query) : undefined;
@@ -26,7 +27,23 @@ const handlerOf = (route: Route, deps: AuthDeps) => async (event: H3Event) => {
         route.body.invalidCode ?? 'invalid_request',
       )
     : undefined;
-  return route.handle({ event, body, query, ...caller });
+  return await route.handle({ event, body, query, ...caller });
+};
+
+/**
+ * A route's handler. A store write under a site key that no longer exists (UnknownSiteError,
+ * store/unknownSiteError.ts) is answered from every route as the lookup answers an unknown key,
+ * 404 `unknown_site`, nothing stored: the route looked the site up a moment before (a PostgreSQL
+ * collector keeps it for 5 s, store/siteCache.ts) and another process has since rotated its key
+ * (`site rotate-key`). The client's key is wrong, not the server: no 500.
+ */
+const handlerOf = (route: Route, deps: AuthDeps) => async (event: H3Event) => {
+  try {
+    return await handle(route, deps, event);
+  } catch (error) {
+    if (error instanceof UnknownSiteError) throw unknownSite(error.siteKey);
+    throw error;
+  }
 };
 
 /**

@@ -1,10 +1,8 @@
 import type { H3Event } from 'h3';
 import type * as v from 'valibot';
 import { apiError } from '../http/apiError';
-import { unknownSite } from '../http/auth';
 import { allowPreflight } from '../http/cors';
 import { defineRoute, type Route, type RouteContext } from '../http/route';
-import { UnknownSiteError } from '../store/unknownSiteError';
 
 type Json = Record<string, unknown>;
 
@@ -29,23 +27,6 @@ const INGEST_ANSWERS = {
   415: 'unsupported_media_type',
   429: 'rate_limited, with Retry-After',
 };
-
-/**
- * A submission's store write, answering a site key that no longer exists as the lookup answers an
- * unknown one: 404 `unknown_site`, nothing stored (store/unknownSiteError.ts). The site was found
- * a moment before (a PostgreSQL collector caches it for 5 s) and another process has since rotated
- * its key: the client's key is wrong, so no 500.
- */
-const answeringUnknownSite =
-  <Body>(handle: (context: RouteContext<Body, undefined>) => unknown) =>
-  async (context: RouteContext<Body, undefined>) => {
-    try {
-      return await handle(context);
-    } catch (error) {
-      if (error instanceof UnknownSiteError) throw unknownSite(error.siteKey);
-      throw error;
-    }
-  };
 
 /**
  * One browser-facing collection family, the same way for errors, CSP reports and performance
@@ -96,12 +77,13 @@ export const ingestRoutes = <Body>({
       body: { ...body, invalidCode: 'invalid_report' },
       responses: { ...INGEST_ANSWERS, ...responses },
       ...(ownOrigin ? { ownOrigin: true } : {}),
-      handle: answeringUnknownSite((context) => {
+      // A write under a key rotated since the lookup: 404 unknown_site (http/mountRoutes.ts).
+      handle: (context: RouteContext<Body, undefined>) => {
         if (context.ownOrigin && !ownOrigin?.(context.body)) {
           throw apiError(403, 'origin_not_allowed', `origin ${context.event.req.headers.get('origin')} may send only connectivity checks to this site`);
         }
         return handle(context);
-      }),
+      },
     });
   return [
     ...(unkeyed ? methods.map((method) => submission(method, path)) : []),

@@ -36,6 +36,7 @@ export const wordpressRoutes = ({ store, links }: { store: Store; links: Links }
       responses: {
         200: 'Already registered',
         201: 'Registered',
+        404: "unknown_site: the key's site, or the one the install is registered for, has just been given a new key (`site rotate-key`)",
         409: "origin_not_in_site (a site's key registers only URLs within its site's origins), site_url_taken (another site's install), origin_ambiguous (several sites allow the origin)",
       },
       async handle({ event, apiKey, body }) {

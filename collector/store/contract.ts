@@ -24,11 +24,12 @@ import type { CspGroup, ErrorGroupRow, MetricCounts } from '../core/summary';
  * `store.contract.ts` is what "a store" means: every adapter passes it.
  *
  * Every write resolves only once it is durable: the collector answers 2xx after that, so an
- * acknowledged report survives a crash. A report write (`errors.insert`, `csp.insert`,
- * `performance.upsert`) under a site key no site has, not even any longer (another process ran
- * `site rotate-key` since the caller looked the site up), rejects with UnknownSiteError
- * (unknownSiteError.ts) and stores nothing; the writes committed with it in one group are not
- * affected.
+ * acknowledged report survives a crash. A write that stores rows under a site key (the reports'
+ * `errors.insert`, `csp.insert`, `performance.upsert`; `wordpress.put`, `actions.add`,
+ * `cspProjects.create`, and `agents.add` and `apiKeys.create` with a `site_key`) under a key no
+ * site has, not even any longer (another process ran `site rotate-key` since the caller looked the
+ * site up), rejects with UnknownSiteError (unknownSiteError.ts) and stores nothing; the writes
+ * committed with it in one group are not affected.
  */
 export interface Store {
   sites: SiteStore;

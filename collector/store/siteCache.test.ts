@@ -53,3 +53,29 @@ test('a report write under a cached key that another process rotated forgets tha
   // Other entries stay cached.
   expect(await cached.sites.get(blog)).toMatchObject({ name: 'Blog' });
 });
+
+test('so does a management write (an install, an action, a CSP project, an agent, an API key): any part of the store', async () => {
+  const cached = withSiteCache(open(), { ttlMs: 60_000 });
+  const other = open();
+  const writes = {
+    wordpress: (siteKey: string) => cached.wordpress.put({ site_key: siteKey, site_url: `https://${siteKey}.example`, name: 'WordPress' }),
+    actions: (siteKey: string) => cached.actions.add(siteKey, { type: 'clear_cache' }),
+    cspProjects: (siteKey: string) => cached.cspProjects.create({ site_key: siteKey, name: 'Main', mode: 'report-only', base_policy: "default-src 'self'" }),
+    agents: (siteKey: string) =>
+      cached.agents.add({ id: `agt_${siteKey}`, token_hash: siteKey, hostname: 'web1', os: 'linux', arch: 'amd64', agent_version: '1', site_key: siteKey }),
+    apiKeys: (siteKey: string) => cached.apiKeys.create({ key_hash: siteKey, name: 'key', site_key: siteKey }),
+  };
+  for (const [kind, write] of Object.entries(writes)) {
+    const shop = await seedStore(other).addSite(['https://shop.example'], kind);
+    expect(await cached.sites.get(shop)).toMatchObject({ name: kind });
+    await other.sites.rotateKey(shop, `${kind}rotated`);
+    expect(await cached.sites.get(shop)).toMatchObject({ name: kind });
+    await expect(write(shop)).rejects.toBeInstanceOf(UnknownSiteError);
+    expect(await cached.sites.get(shop), kind).toBeUndefined();
+    await write(`${kind}rotated`);
+  }
+  // Reads and the other parts still answer through the cache's store.
+  expect(await cached.actions.pending('actionsrotated')).toMatchObject([{ type: 'clear_cache' }]);
+  expect(await cached.agents.list('agentsrotated')).toMatchObject([{ id: 'agt_agentsrotated' }]);
+  await cached.checkWritable();
+});

@@ -6,8 +6,8 @@ import type { Client, Pool } from './pool';
 export interface GroupWrite<T> {
   add?: (batch: Batch) => T;
   run?: (client: Client) => Promise<T>;
-  /** The site the write stores rows under (a report write): if no site has it, it rejects with UnknownSiteError. */
-  siteKey?: string;
+  /** The site the write stores rows under (contract.ts, UnknownSiteError): if no site has it, it rejects with UnknownSiteError. */
+  siteKey?: string | undefined;
 }
 
 interface PendingWrite extends GroupWrite<unknown> {
@@ -18,8 +18,13 @@ interface PendingWrite extends GroupWrite<unknown> {
 /** Deadlock and serialization failure: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
-/** foreign_key_violation: a row under a site key that `sites` does not have (any longer). */
-const FOREIGN_KEY_VIOLATION = '23503';
+/**
+ * Class 23, integrity constraint violation: a row under a site key that `sites` does not have (any
+ * longer) fails its foreign key (23503), or first a unique column that the rotation moved to the
+ * new key (23505: a WordPress install's `site_url`, registered again under the old key); unique
+ * indexes are checked as the row is inserted, foreign keys at the end of the statement.
+ */
+const CONSTRAINT_VIOLATION = /^23/;
 
 /** Which of `siteKeys` no site has; none when the database cannot say (the caller then falls back). */
 const missingSites = async (pool: Pool, siteKeys: Set<string>) => {
@@ -40,9 +45,9 @@ const missingSites = async (pool: Pool, siteKeys: Set<string>) => {
  * (`maxInFlight` 1) keeps a process's writes in the order they were made: two groups in flight
  * could commit the later one first, and an older metric value would overwrite a newer one.
  * When a group fails it is rolled back and each write is committed alone, so only the faulty one
- * fails; a deadlock with another process is retried first. A foreign-key failure comes from a
- * write under a site key that another process rotated after this one looked it up (siteCache.ts
- * keeps a site for 5 s): one query finds which of the group's keys no site has, their writes reject
+ * fails; a deadlock with another process is retried first. A constraint failure (a foreign key's,
+ * mostly) comes from a write under a site key that another process rotated after this one looked
+ * it up (siteCache.ts keeps a site for 5 s): one query finds which of the group's keys no site has, their writes reject
  * with UnknownSiteError, and the rest commit again as one group, not one by one: one extra query
  * and transaction, not one per write (a SAVEPOINT per write would cost two round trips on every
  * write of every group instead). The site cache forgets the key on the first such rejection, so
@@ -105,7 +110,7 @@ export const createGroupCommit = (pool: Pool, { maxInFlight = 1 }: { maxInFlight
     }
     const siteKeys = new Set(writes.flatMap((write) => (write.siteKey === undefined ? [] : [write.siteKey])));
     const unknown =
-      (failure as { code?: string } | undefined)?.code == FOREIGN_KEY_VIOLATION && siteKeys.size
+      CONSTRAINT_VIOLATION.test((failure as { code?: string } | undefined)?.code ?? '') && siteKeys.size
         ? await missingSites(pool, siteKeys)
         : new Set<string>();
     if (unknown.size) {

@@ -20,9 +20,13 @@ export const postgresIntegrations = (
     const { rows } = await run(pool, text, values);
     return rows[0] ? toRecord<T>(rows[0], jsonColumns) : undefined;
   };
-  /** A statement in the next group commit; resolves to its first row, after COMMIT. */
-  const written = async (text: string, values: unknown[]) =>
-    write({ run: async (client) => (await run(client, text, values)).rows[0] as Row | undefined });
+  /**
+   * A statement in the next group commit; resolves to its first row, after COMMIT. With `siteKey`
+   * (a row stored under that site) it rejects with UnknownSiteError when no site has the key any
+   * longer (groupCommit.ts; contract.ts).
+   */
+  const written = async (text: string, values: unknown[], siteKey?: string) =>
+    write({ siteKey, run: async (client) => (await run(client, text, values)).rows[0] as Row | undefined });
 
   const getInstall = (siteKey: string) => one<WordPressInstall>('SELECT * FROM wordpress_installs WHERE site_key = $1', [siteKey], WITH_JSON_STATUS);
   const getAction = (id: number) => (rowId(id) ? one<SiteAction>('SELECT * FROM site_actions WHERE id = $1', [id]) : Promise.resolve(undefined));
@@ -38,6 +42,7 @@ export const postgresIntegrations = (
            ON CONFLICT (site_key) DO UPDATE SET site_url = excluded.site_url, name = excluded.name, plugin_version = excluded.plugin_version,
              wordpress_version = excluded.wordpress_version, php_version = excluded.php_version`,
           [install.site_key, install.site_url, install.name, install.plugin_version, install.wordpress_version, install.php_version, Date.now()],
+          install.site_key,
         );
         return (await getInstall(install.site_key))!;
       },
@@ -66,6 +71,7 @@ export const postgresIntegrations = (
         const row = await written(
           `INSERT INTO site_actions (site_key, type, payload, status, created_at) VALUES ($1, $2, $3, 'pending', $4) RETURNING *`,
           [siteKey, type, payload, Date.now()],
+          siteKey,
         );
         return toRecord<SiteAction>(row!);
       },
@@ -87,6 +93,7 @@ export const postgresIntegrations = (
         const row = await written(
           'INSERT INTO csp_projects (site_key, name, mode, base_policy, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING *',
           [project.site_key, project.name, project.mode, project.base_policy, now],
+          project.site_key,
         );
         return toRecord<CspProject>(row!);
       },
@@ -115,6 +122,7 @@ export const postgresIntegrations = (
           `INSERT INTO server_agents (id, token_hash, hostname, os, arch, agent_version, site_key, registered_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
           [agent.id, agent.token_hash, agent.hostname, agent.os, agent.arch, agent.agent_version, agent.site_key, Date.now()],
+          agent.site_key,
         );
         return (await getAgent(agent.id))!;
       },

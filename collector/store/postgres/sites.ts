@@ -38,8 +38,9 @@ const rotate = async (client: Client, siteKey: string, newSiteKey: string) => {
 };
 
 /**
- * Sites and API keys in PostgreSQL. Rarely written: each write commits on its own, at once, but a
- * key rotation goes through the group commit (`write`), after the reports queued under the old key.
+ * Sites and API keys in PostgreSQL. Rarely written: each site write commits on its own, at once,
+ * but a key rotation goes through the group commit (`write`), after the reports queued under the
+ * old key, and so does a new API key (for its site check).
  */
 export const postgresSites = (pool: Pool, write: Write): { sites: SiteStore; apiKeys: ApiKeyStore } => {
   const siteValues = (site: Pick<Site, 'site_key' | 'name' | 'allowed_origins'>) => [site.site_key, site.name, site.allowed_origins, Date.now()];
@@ -69,10 +70,17 @@ export const postgresSites = (pool: Pool, write: Write): { sites: SiteStore; api
       },
     },
     apiKeys: {
+      // Through the group commit for its `siteKey`: a key made for a site another process has just
+      // rotated rejects with UnknownSiteError (groupCommit.ts; contract.ts).
       async create({ key_hash, name, site_key }) {
-        return (await one<ApiKey>('INSERT INTO api_keys (key_hash, site_key, name, created_at) VALUES ($1, $2, $3, $4) RETURNING *', [
-          key_hash, site_key, name, Date.now(),
-        ]))!;
+        const row = await write({
+          siteKey: site_key,
+          run: async (client) =>
+            (await run(client, 'INSERT INTO api_keys (key_hash, site_key, name, created_at) VALUES ($1, $2, $3, $4) RETURNING *', [
+              key_hash, site_key, name, Date.now(),
+            ])).rows[0]!,
+        });
+        return toRecord<ApiKey>(row);
       },
       findByHash: (keyHash) => one<ApiKey>('SELECT * FROM api_keys WHERE key_hash = $1', [keyHash]),
       async revoke(keyHash) {

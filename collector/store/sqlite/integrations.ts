@@ -2,16 +2,22 @@ import type { Database } from 'better-sqlite3';
 import type { CspProject, ServerAgent, SiteAction, WordPressInstall } from '../../core/records';
 import type { ActionStore, CspProjectStore, ServerAgentStore, WordPressStore } from '../contract';
 import type { Write } from './groupCommit';
+import { siteCheck } from './siteCheck';
 import { insertSql, toRecord, toRow, WITH_JSON_STATUS, type Row } from './rows';
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
-/** The integrations' records in SQLite: WordPress installs and their actions, CSP projects, server agents. */
+/**
+ * The integrations' records in SQLite: WordPress installs and their actions, CSP projects, server
+ * agents. A write that stores a row under a site key rejects with UnknownSiteError when no site has
+ * it (any longer), in the group commit's transaction (siteCheck.ts; contract.ts).
+ */
 export const sqliteIntegrations = (
   db: Database,
   write: Write,
 ): { wordpress: WordPressStore; actions: ActionStore; cspProjects: CspProjectStore; agents: ServerAgentStore } => {
   const withStatus = <T>(row: Row | undefined) => (row ? toRecord<T>(row, WITH_JSON_STATUS) : undefined);
+  const requireSite = siteCheck(db);
 
   const WORDPRESS_COLUMNS = ['site_key', 'site_url', 'name', 'plugin_version', 'wordpress_version', 'php_version', 'registered_at'];
   const upsertInstall = db.prepare(
@@ -67,7 +73,10 @@ export const sqliteIntegrations = (
   return {
     wordpress: {
       async put(install) {
-        await write(() => upsertInstall.run(toRow(WORDPRESS_COLUMNS, { ...install, registered_at: Date.now() })));
+        await write(() => {
+          requireSite(install.site_key);
+          return upsertInstall.run(toRow(WORDPRESS_COLUMNS, { ...install, registered_at: Date.now() }));
+        });
         return withStatus<WordPressInstall>(selectInstall.get(install.site_key))!;
       },
       async get(siteKey) {
@@ -97,9 +106,10 @@ export const sqliteIntegrations = (
     },
     actions: {
       async add(siteKey, { type, payload }) {
-        const result = await write(() =>
-          insertAction.run({ site_key: siteKey, type, payload: json(payload), status: 'pending', created_at: Date.now() }),
-        );
+        const result = await write(() => {
+          requireSite(siteKey);
+          return insertAction.run({ site_key: siteKey, type, payload: json(payload), status: 'pending', created_at: Date.now() });
+        });
         return getAction(Number(result.lastInsertRowid))!;
       },
       async pending(siteKey) {
@@ -115,7 +125,10 @@ export const sqliteIntegrations = (
     cspProjects: {
       async create(project) {
         const now = Date.now();
-        const result = await write(() => insertProject.run({ ...project, created_at: now, updated_at: now }));
+        const result = await write(() => {
+          requireSite(project.site_key);
+          return insertProject.run({ ...project, created_at: now, updated_at: now });
+        });
         return getProject(Number(result.lastInsertRowid))!;
       },
       async list(siteKey) {
@@ -136,7 +149,10 @@ export const sqliteIntegrations = (
     },
     agents: {
       async add(agent) {
-        await write(() => insertAgent.run(toRow(AGENT_COLUMNS, { ...agent, registered_at: Date.now() })));
+        await write(() => {
+          requireSite(agent.site_key);
+          return insertAgent.run(toRow(AGENT_COLUMNS, { ...agent, registered_at: Date.now() }));
+        });
         return withStatus<ServerAgent>(selectAgent.get(agent.id))!;
       },
       async get(id) {

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { ApiKey, Site } from '../../core/records';
 import type { ApiKeyStore, SiteStore } from '../contract';
 import type { Write } from './groupCommit';
+import { siteCheck } from './siteCheck';
 import { insertSql, toRecord, type Row } from './rows';
 
 /**
@@ -60,6 +61,7 @@ export const sqliteSites = (
   const insertApiKey = db.prepare(insertSql('api_keys', ['key_hash', 'site_key', 'name', 'created_at']));
   const selectApiKey = db.prepare<[string], Row>('SELECT * FROM api_keys WHERE key_hash = ?');
   const deleteApiKey = db.prepare('DELETE FROM api_keys WHERE key_hash = ?');
+  const requireSite = siteCheck(db);
   // Every table that files rows by site, from the schema itself: a later migration's table moves too.
   const siteTables = () =>
     (db.prepare(`SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table' AND c.name = 'site_key'`).all() as Array<{ name: string }>)
@@ -110,7 +112,11 @@ export const sqliteSites = (
     },
     apiKeys: {
       async create({ key_hash, name, site_key }) {
-        insertApiKey.run({ key_hash, site_key: site_key ?? null, name, created_at: Date.now() });
+        // A key for a site another process has just rotated: UnknownSiteError (siteCheck.ts).
+        db.transaction(() => {
+          requireSite(site_key);
+          insertApiKey.run({ key_hash, site_key: site_key ?? null, name, created_at: Date.now() });
+        }).immediate();
         return findApiKey(key_hash)!;
       },
       async findByHash(keyHash) {
