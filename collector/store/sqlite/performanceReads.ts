@@ -12,9 +12,14 @@ export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionSto
     `SELECT received_at / ${DAY} * ${DAY} AS day, COUNT(*) AS sessions FROM performance_sessions
      WHERE site_key = ? AND updated_at >= ? AND received_at >= ? GROUP BY 1 ORDER BY 1`,
   );
-  const metricDaily = db.prepare<[string, string, number], { day: number; samples: number; p75: number }>(
-    `SELECT updated_at / ${DAY} * ${DAY} AS day, COUNT(*) AS samples, p75(value) AS p75
-     FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? GROUP BY 1 ORDER BY 1`,
+  // Day by day along performance_metrics_by_time: the first sample at or after a time, then its
+  // UTC day's samples. GROUP BY a day expression sorted every sample in a temporary b-tree first
+  // (the index's time order is not the expression's to SQLite): 45% of the time for 7 days.
+  const firstSample = db.prepare<[string, string, number], { at: number | null }>(
+    'SELECT MIN(updated_at) AS at FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ?',
+  );
+  const dayOfSamples = db.prepare<[string, string, number, number], { samples: number; p75: number }>(
+    'SELECT COUNT(*) AS samples, p75(value) AS p75 FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? AND updated_at < ?',
   );
   // From the sessions in range (their page from performance_sessions_by_site_time_page) to their
   // metrics, a CROSS JOIN keeping that order: the other way SQLite read every metric of the site
@@ -44,7 +49,13 @@ export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionSto
       return daily.all(siteKey, since, since);
     },
     async metricDaily(siteKey, { name, since = 0 }) {
-      return metricDaily.all(siteKey, name, since);
+      const days: Array<{ day: number; samples: number; p75: number }> = [];
+      for (let at = firstSample.get(siteKey, name, since)!.at; at !== null; ) {
+        const day = Math.floor(at / DAY) * DAY;
+        days.push({ day, ...dayOfSamples.get(siteKey, name, at, day + DAY)! });
+        at = firstSample.get(siteKey, name, day + DAY)!.at;
+      }
+      return days;
     },
     async pages(siteKey, { since = 0, limit }) {
       const byPage = new Map<string, PageVitalsRow>();
