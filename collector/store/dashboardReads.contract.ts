@@ -118,6 +118,22 @@ export const describeDashboardReadsContract = (context: () => { store: Store; se
         { day: day(0), samples: 4, p75: p75(values[now]!) },
       ]);
       expect(await store.performance.metricDaily(DEFAULT_SITE_KEY, { name: 'INP' })).toEqual([]);
+      // The Web Vitals view's one read: the counts and the days of the two reads it stands for.
+      expect(await store.performance.metricCountsWithDays(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000] })).toEqual({
+        samples: 9, good: 5, needs_improvement: 2, poor: 2, p75: p75([...values[now - DAY]!, ...values[now]!]),
+        daily: [
+          { day: day(-1), samples: 5, p75: p75(values[now - DAY]!) },
+          { day: day(0), samples: 4, p75: p75(values[now]!) },
+        ],
+      });
+      for (const [name, thresholds] of [['LCP', [2500, 4000]], ['CLS', [0.1, 0.25]], ['INP', [200, 500]]] as const) {
+        for (const since of [undefined, now - DAY + 1, now, now + 1]) {
+          expect(await store.performance.metricCountsWithDays(DEFAULT_SITE_KEY, { name, thresholds, since })).toEqual({
+            ...(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name, thresholds, since })),
+            daily: await store.performance.metricDaily(DEFAULT_SITE_KEY, { name, since }),
+          });
+        }
+      }
       const all = [...values[now - DAY]!, ...values[now]!];
       const even = all.filter((_, index) => index % 2 == 0);
       const odd = all.filter((_, index) => index % 2 == 1);

@@ -47,7 +47,14 @@ export const Chart = ({ description, days, lines, small = false, format }: { des
       [days.map(seconds), ...lines.map((line) => line.values)] as uPlot.AlignedData,
       container,
     );
-    const observer = new ResizeObserver(() => plot.setSize({ width: width(), height }));
+    // A ResizeObserver reports the size it starts with too: redrawing at the width drawn would
+    // draw every chart twice as the page appears (21 on a site page's first screen).
+    let drawn = plot.width;
+    const observer = new ResizeObserver(() => {
+      if (width() == drawn) return;
+      drawn = width();
+      plot.setSize({ width: drawn, height });
+    });
     observer.observe(container);
     return () => {
       observer.disconnect();

@@ -7,7 +7,7 @@ const DAY = 86_400_000;
  * The dashboard's reads of performance sessions in SQLite: page views per day, daily p75, per-page
  * vitals. The p75s are the aggregate `p75(value)` (sqlite/p75.ts, core/vitals.ts's rank).
  */
-export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionStore, 'daily' | 'metricDaily' | 'pages'> => {
+export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionStore, 'daily' | 'metricDaily' | 'metricCountsWithDays' | 'pages'> => {
   const daily = db.prepare<[string, number, number], { day: number; sessions: number }>(
     `SELECT received_at / ${DAY} * ${DAY} AS day, COUNT(*) AS sessions FROM performance_sessions
      WHERE site_key = ? AND updated_at >= ? AND received_at >= ? GROUP BY 1 ORDER BY 1`,
@@ -20,6 +20,10 @@ export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionSto
   );
   const dayOfSamples = db.prepare<[string, string, number, number], { samples: number; p75: number }>(
     'SELECT COUNT(*) AS samples, p75(value) AS p75 FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? AND updated_at < ?',
+  );
+  // One pass over the metric's samples in range (performance_metrics_by_time; metric_days: sqlite/p75.ts).
+  const metricDays = db.prepare<[number, number, string, string, number], { counts: string }>(
+    'SELECT metric_days(updated_at, value, ?, ?) AS counts FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ?',
   );
   // From the sessions in range (their page from performance_sessions_by_site_time_page) to their
   // metrics, a CROSS JOIN keeping that order: the other way SQLite read every metric of the site
@@ -56,6 +60,10 @@ export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionSto
         at = firstSample.get(siteKey, name, day + DAY)!.at;
       }
       return days;
+    },
+    async metricCountsWithDays(siteKey, { name, thresholds: [good, poor], since = 0 }) {
+      // JSON text of core/metricDays.ts's MetricCountsWithDays.
+      return JSON.parse(metricDays.get(good, poor, siteKey, name, since)!.counts);
     },
     async pages(siteKey, { since = 0, limit }) {
       const byPage = new Map<string, PageVitalsRow>();
