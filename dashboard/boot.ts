@@ -8,5 +8,9 @@ import { siteReads } from './siteReads';
 
 const current = route(location.pathname);
 if (current.page != 'docs') readEarly('/api/v1/session');
-if (current.page == 'site') Object.values(siteReads(current.siteKey, rangeOf(location.search))).forEach(readEarly);
+if (current.page == 'site') {
+  const { sites, daily, groups, csp, vitals, pages } = siteReads(current.siteKey, rangeOf(location.search));
+  const firstScreen = [sites, daily, groups].map((path) => readEarly(path));
+  for (const path of [csp, vitals, pages]) readEarly(path, firstScreen);
+}
 void import('./main');

@@ -37,10 +37,16 @@ export interface MetricSummary {
   poor: number;
 }
 
-export interface Summary {
-  errors: ErrorGroup[];
-  csp: Array<{ directive: string; blocked_host: string; reports: number }>;
-  vitals: Record<string, MetricSummary>;
+export interface CspGroup {
+  directive: string;
+  blocked_host: string;
+  reports: number;
+}
+
+/** One Web Vital of `GET /api/v1/sites/{site_key}/vitals`: the summary's figures and the p75 per day. */
+export interface Vital extends MetricSummary {
+  rating: string | null;
+  daily: Array<{ day: string; samples: number; p75: number | null }>;
 }
 
 export interface PageVitals {

@@ -94,7 +94,7 @@ test('a user limited to one site gets 403 for another on every page and read-API
 
   const sitePages = (key: string) => [`/sites/${key}`, `/sites/${key}/setup`, `/sites/${key}/errors/${theirError!.fingerprint}`];
   const reads = (key: string) =>
-    ['summary', 'daily', 'error-groups', `error-groups/${theirError!.fingerprint}`, 'pages', 'setup', 'error-reports', 'csp-reports', 'performance-sessions'].map(
+    ['summary', 'daily', 'error-groups', `error-groups/${theirError!.fingerprint}`, 'csp-groups', 'vitals', 'pages', 'setup', 'error-reports', 'csp-reports', 'performance-sessions'].map(
       (view) => `/api/v1/sites/${key}/${view}`,
     );
   for (const path of sitePages(theirs)) {

@@ -72,6 +72,27 @@ describe("the read API's dashboard views", { timeout: 30_000 }, () => {
     expect(detail.body.browsers).toEqual([{ browser: 'Firefox 128', reports: 2 }, { browser: 'Chrome 130', reports: 1 }]);
     expect((await get(`/api/v1/sites/${shop}/error-groups/0000000000000000`)).status).toBe(404);
 
+    const csp = await get(`/api/v1/sites/${shop}/csp-groups`);
+    expect(csp.body).toMatchObject({ site_key: shop, data: [{ directive: 'img-src', blocked_host: 'cdn.example', reports: 1 }] });
+    expect((await get(`/api/v1/sites/${shop}/csp-groups?since=${new Date(now + 1000).toISOString()}`)).body.data).toEqual([]);
+
+    // The Web Vitals: the summary's counts and the daily series' p75, a point per UTC day of the range.
+    await collector.upsertSession(shop, { session_id: 'old', page_url: 'https://shop.example/', metrics: { LCP: { value: 9000 }, CLS: { value: 0.3 } } }, now - 2 * DAY);
+    const vitals = await get(`/api/v1/sites/${shop}/vitals?since=${new Date(now - 2 * DAY).toISOString()}`);
+    expect(vitals.status).toBe(200);
+    const all = [...lcp, 9000].sort((a, b) => a - b);
+    expect(vitals.body.vitals.LCP).toMatchObject({ samples: 6, p75: all[p75Rank(6)], rating: 'poor', good: 0.3333, needs_improvement: 0.3333, poor: 0.3333 });
+    expect(vitals.body.vitals.LCP.daily.map((point: any) => [point.samples, point.p75])).toEqual([[1, 9000], [0, null], [5, sorted[p75Rank(5)]]]);
+    expect(vitals.body.vitals.LCP.daily.at(-1).day).toBe(new Date(now).toISOString().slice(0, 10));
+    expect(vitals.body.vitals.CLS).toMatchObject({ samples: 1, p75: 0.3, rating: 'poor', poor: 1 });
+    expect(vitals.body.vitals.INP).toMatchObject({ samples: 0, p75: null, rating: null, good: 0 });
+    expect(vitals.body.vitals.INP.daily).toHaveLength(3);
+    const summary = await get(`/api/v1/sites/${shop}/summary?since=${new Date(now - 2 * DAY).toISOString()}`);
+    for (const [name, metric] of Object.entries(summary.body.vitals)) expect(vitals.body.vitals[name]).toMatchObject(metric as object);
+    // The default range is 7 days: a point per day, the old session in it.
+    expect((await get(`/api/v1/sites/${shop}/vitals`)).body.vitals.LCP).toMatchObject({ samples: 6 });
+    expect((await get(`/api/v1/sites/${shop}/vitals`)).body.vitals.LCP.daily).toHaveLength(8);
+
     const pages = await get(`/api/v1/sites/${shop}/pages`);
     expect(pages.body.data).toEqual([
       {
@@ -79,11 +100,16 @@ describe("the read API's dashboard views", { timeout: 30_000 }, () => {
         sessions: 5,
         metrics: { LCP: { samples: 5, p75: sorted[p75Rank(5)], rating: 'needs-improvement' }, INP: null, CLS: null, FCP: null, TTFB: null },
       },
+      {
+        page_url: 'https://shop.example/',
+        sessions: 1,
+        metrics: { LCP: { samples: 1, p75: 9000, rating: 'poor' }, INP: null, CLS: { samples: 1, p75: 0.3, rating: 'poor' }, FCP: null, TTFB: null },
+      },
     ]);
   });
 
   test('every view of another site is 403 for a user limited to one, and 401 signed out', async () => {
-    for (const view of ['daily', 'error-groups', 'error-groups/0000000000000000', 'pages', 'setup', 'summary']) {
+    for (const view of ['daily', 'error-groups', 'error-groups/0000000000000000', 'csp-groups', 'vitals', 'pages', 'setup', 'summary']) {
       expect((await get(`/api/v1/sites/${blog}/${view}`)).status).toBe(403);
       expect((await get(`/api/v1/sites/${shop}/${view}`, {})).status).toBe(401);
     }

@@ -5,10 +5,10 @@ import { buildDailySeries, fillDays, seriesStart } from '../core/dailySeries';
 import { buildPageVitals } from '../core/pageVitals';
 import { buildSummary } from '../core/summary';
 import { visibleSites } from '../core/users';
-import { VITALS_THRESHOLDS } from '../core/vitals';
+import { rateMetric, VITALS_THRESHOLDS } from '../core/vitals';
 import { apiError } from '../http/apiError';
 import { defineRoute, type Route } from '../http/route';
-import { DailyQuerySchema, TableQuerySchema } from '../schemas/readQuery';
+import { DailyQuerySchema, RangeQuerySchema, TableQuerySchema } from '../schemas/readQuery';
 import type { Store } from '../store/contract';
 
 const DAY = 86_400_000;
@@ -18,7 +18,8 @@ const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).
 /**
  * The read API's views for the dashboard (design, "Dashboard"), open to API keys and to signed-in
  * users alike (the dashboard reads nothing else): the caller's sites, a site's daily series, its
- * error groups with sessions and trends, one group's detail, and per-page vitals.
+ * error groups with sessions and trends, one group's detail, CSP violations by group, the Web
+ * Vitals with their daily p75, and per-page vitals.
  */
 export const insightRoutes = ({ store }: { store: Store }): Route[] => [
   defineRoute({
@@ -114,6 +115,51 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
         daily: fillDays(since, now, daily, { reports: 0, count: 0 }),
         pages: pages.map(({ value, reports }) => ({ page_url: value, reports })),
         browsers: browserCounts(agents).slice(0, limit),
+      };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/v1/sites/:site_key/csp-groups',
+    tag: TAG,
+    summary: 'CSP violations by effective directive and blocked host, most reports first, since `since` (default 7 days)',
+    auth: 'siteApiKey',
+    query: TableQuerySchema,
+    responses: { 200: '{site_key, since, data: [{directive, blocked_host, reports}]}' },
+    async handle({ site, query }) {
+      const siteKey = site!.site_key;
+      const since = seriesStart(query.since, Date.now(), 7);
+      return { site_key: siteKey, since: iso(since), data: await store.csp.groups(siteKey, { since, limit: query.limit }) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/v1/sites/:site_key/vitals',
+    tag: TAG,
+    summary:
+      'Per Web Vital since `since` (default 7 days, at most 366): samples, p75 and its rating, the good / needs-improvement / poor shares, and the p75 per UTC day (null without samples)',
+    auth: 'siteApiKey',
+    query: RangeQuerySchema,
+    responses: { 200: '{site_key, since, vitals: {LCP: {samples, p75, rating, good, needs_improvement, poor, daily: [{day, samples, p75}]}, ...}}' },
+    async handle({ site, query }) {
+      const siteKey = site!.site_key;
+      const now = Date.now();
+      const since = seriesStart(query.since, now, 7);
+      // One read per metric for both the counts and the days (store contract: metricCountsWithDays).
+      const read = await Promise.all(
+        [...VITALS_THRESHOLDS].map(async ([name, thresholds]) => [name, await store.performance.metricCountsWithDays(siteKey, { name, thresholds, since })] as const),
+      );
+      const { vitals } = buildSummary({ errorGroups: [], cspGroups: [], metrics: new Map(read) });
+      return {
+        site_key: siteKey,
+        since: iso(since),
+        vitals: Object.fromEntries(
+          read.map(([name, { daily }]) => {
+            const summary = vitals[name]!;
+            const rating = summary.p75 === null ? null : rateMetric(name, summary.p75)!;
+            return [name, { ...summary, rating, daily: fillDays<{ day: number; samples: number; p75: number | null }>(since, now, daily, { samples: 0, p75: null }) }];
+          }),
+        ),
       };
     },
   }),

@@ -28,5 +28,8 @@ export const DailyQuerySchema = v.object({
   p75: v.optional(v.pipe(v.picklist(['true', 'false'], 'p75 must be true or false'), v.transform((text) => text == 'true')), 'true'),
 });
 
+/** `?since=ISO` of a view of one range. */
+export const RangeQuerySchema = v.object({ since: v.optional(isoDate) });
+
 /** `?since=ISO&limit=N` of the dashboard's tables: 20 rows unless `limit` says, at most 100. */
 export const TableQuerySchema = v.object({ since: v.optional(isoDate), limit: v.optional(positiveInteger(100), '20') });

@@ -15,6 +15,7 @@ import type {
   User,
   WordPressInstall,
 } from '../core/records';
+import type { MetricCountsWithDays } from '../core/metricDays';
 import type { CspGroup, ErrorGroupRow, MetricCounts } from '../core/summary';
 
 /**
@@ -232,6 +233,14 @@ export interface PerformanceSessionStore {
   daily(siteKey: string, options?: DailyOptions): Promise<Array<{ day: number; sessions: number }>>;
   /** One metric per UTC day of its last update: samples, and the value at the p75 rank (core/vitals.ts p75Rank). */
   metricDaily(siteKey: string, options: DailyOptions & { name: string }): Promise<Array<{ day: number; samples: number; p75: number }>>;
+  /**
+   * `metricCounts` and `metricDaily` of one metric and range in one read: what the Web Vitals view
+   * shows (`GET /api/v1/sites/{site_key}/vitals`). Equal to both of them (core/metricDays.ts).
+   */
+  metricCountsWithDays(
+    siteKey: string,
+    options: { name: string; thresholds: readonly [good: number, poor: number]; since?: number | undefined },
+  ): Promise<MetricCountsWithDays>;
   /** The `limit` pages with the most sessions updated since `since`, with each metric's samples and p75 there. */
   pages(siteKey: string, options: { since?: number | undefined; limit: number }): Promise<PageVitalsRow[]>;
 }

@@ -50,6 +50,27 @@ export const describeDashboardReadsContract = (context: () => { store: Store; se
       expect(await store.errors.groups(DEFAULT_SITE_KEY, { fingerprint: 'none' })).toEqual([]);
     });
 
+    test("a group's texts are its latest report's in range, ties in count go to the last seen, then by fingerprint", async () => {
+      const stack = 'TypeError: x\n    at checkout (https://shop.example/app.js:10:5)';
+      const item = (n: number) => ({ error_type: 'javascript_error', error_name: 'TypeError', error_message: `Item ${n} missing`, stack });
+      await seed.insertErrors(DEFAULT_SITE_KEY, [item(1)], now - 3 * DAY);
+      await seed.insertErrors(DEFAULT_SITE_KEY, [item(2), item(3)], now - 2 * DAY);
+      await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'resource_error', error_message: 'b.png failed' }], now - 2 * DAY);
+      await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'resource_error', error_message: 'a.png failed' }], now - 2 * DAY);
+      await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'resource_error', error_message: 'c.png failed' }], now - DAY);
+      for (const since of [undefined, now - 3 * DAY + 1, now - 2 * DAY]) {
+        const [item, last, ...tied] = await store.errors.groups(DEFAULT_SITE_KEY, { since });
+        const reports = since === undefined ? 3 : 2;
+        expect(item).toMatchObject({ error_message: 'Item 3 missing', reports, count: reports, last_seen: now - 2 * DAY });
+        // Three groups of one report: the last seen first, then the two seen at one time by fingerprint.
+        expect(last).toMatchObject({ error_message: 'c.png failed', last_seen: now - DAY });
+        expect(tied.map((group) => group.error_message).sort()).toEqual(['a.png failed', 'b.png failed']);
+        expect(tied.map((group) => group.fingerprint)).toEqual(tied.map((group) => group.fingerprint).sort());
+      }
+      const [group] = await store.errors.groups(DEFAULT_SITE_KEY, { since: now - 3 * DAY + 1, fingerprint: (await store.errors.groups(DEFAULT_SITE_KEY))[0]!.fingerprint });
+      expect(group).toMatchObject({ error_message: 'Item 3 missing', reports: 2, first_seen: now - 2 * DAY });
+    });
+
     test("one error group's sessions, latest report and its pages and browsers", async () => {
       const report = (page: string, session?: string, message = 'x broke') => ({ error_type: 'js', error_message: message, page_url: page, session_id: session, stack: `at ${page}` });
       await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/a', 's1'), report('https://s.example/a', 's2')], now - DAY, 'Firefox/128');
@@ -97,6 +118,22 @@ export const describeDashboardReadsContract = (context: () => { store: Store; se
         { day: day(0), samples: 4, p75: p75(values[now]!) },
       ]);
       expect(await store.performance.metricDaily(DEFAULT_SITE_KEY, { name: 'INP' })).toEqual([]);
+      // The Web Vitals view's one read: the counts and the days of the two reads it stands for.
+      expect(await store.performance.metricCountsWithDays(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000] })).toEqual({
+        samples: 9, good: 5, needs_improvement: 2, poor: 2, p75: p75([...values[now - DAY]!, ...values[now]!]),
+        daily: [
+          { day: day(-1), samples: 5, p75: p75(values[now - DAY]!) },
+          { day: day(0), samples: 4, p75: p75(values[now]!) },
+        ],
+      });
+      for (const [name, thresholds] of [['LCP', [2500, 4000]], ['CLS', [0.1, 0.25]], ['INP', [200, 500]]] as const) {
+        for (const since of [undefined, now - DAY + 1, now, now + 1]) {
+          expect(await store.performance.metricCountsWithDays(DEFAULT_SITE_KEY, { name, thresholds, since })).toEqual({
+            ...(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name, thresholds, since })),
+            daily: await store.performance.metricDaily(DEFAULT_SITE_KEY, { name, since }),
+          });
+        }
+      }
       const all = [...values[now - DAY]!, ...values[now]!];
       const even = all.filter((_, index) => index % 2 == 0);
       const odd = all.filter((_, index) => index % 2 == 1);

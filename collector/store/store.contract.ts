@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { COPY_WINDOW_MS, CSP_SOURCES } from '../core/cspCopies';
 import { hashApiKey, newApiKey } from '../core/keys';
 import { DEFAULT_SITE_KEY, type CspReport, type CspSource } from '../core/records';
+import { p75Rank } from '../core/vitals';
 import { seedStore } from '../testing/seed';
 import type { Store } from './contract';
 import { describeDashboardReadsContract } from './dashboardReads.contract';
@@ -352,6 +353,24 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         const sorted = [...values].sort((a, b) => a - b);
         expect(counts).toEqual({ samples: 8, good: 4, needs_improvement: 2, poor: 2, p75: sorted[Math.ceil(8 * 0.75) - 1] });
         expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'INP', thresholds: [200, 500] })).toMatchObject({ samples: 0, p75: null });
+      });
+
+      test('metric counts from since: values on a threshold rate as the lower band, samples updated before since are left out', async () => {
+        const t = Date.UTC(2026, 5, 10, 12);
+        const older = [2500, 4000, 9000];
+        const newer = [2500, 2500.5, 4000, 4000.5, 100, 3000, 3100];
+        for (const [i, value] of older.entries()) await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: `o${i}`, metrics: { LCP: { value } } }, t - 1);
+        for (const [i, value] of newer.entries()) await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: `n${i}`, metrics: { LCP: { value } } }, t);
+        const p75 = (values: number[]) => [...values].sort((a, b) => a - b)[p75Rank(values.length)];
+        expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000], since: t })).toEqual({
+          samples: 7, good: 2, needs_improvement: 4, poor: 1, p75: p75(newer),
+        });
+        expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000], since: t - 1 })).toEqual({
+          samples: 10, good: 3, needs_improvement: 5, poor: 2, p75: p75([...older, ...newer]),
+        });
+        expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000], since: t + 1 })).toEqual({
+          samples: 0, good: 0, needs_improvement: 0, poor: 0, p75: null,
+        });
       });
     });
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
+import { Sparkline } from './Sparkline';
 
 /** One line of a chart: its label, a value per day (null: none that day) and its colour. */
 export interface Line {
@@ -13,33 +14,36 @@ const seconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 /**
  * A daily chart drawn by uPlot (design: "a charting library made for it"). Canvas is not read by
  * screen readers, so `description` (a sentence with the figures) is its accessible name; `small`
- * draws a sparkline without axes, cursor or legend.
+ * is a table row's sparkline without axes, cursor or legend, drawn as SVG (Sparkline.tsx).
  *
  * @example
  * <Chart description="Errors per day: 3, 0, 5" days={['2026-06-01', ...]} lines={[{ label: 'Errors', values: [3, 0, 5], color: '#b42318' }]} />
  */
-export const Chart = ({ description, days, lines, small = false, format }: { description: string; days: string[]; lines: Line[]; small?: boolean; format?: (value: number) => string }) => {
+export const Chart = ({ description, days, lines, small = false, format }: { description: string; days: string[]; lines: Line[]; small?: boolean; format?: (value: number) => string }) =>
+  small ? <Sparkline description={description} lines={days.length ? lines : []} /> : <Plot description={description} days={days} lines={lines} format={format} />;
+
+/** The full chart: uPlot on a canvas, with axes in UTC days and a cursor. */
+const Plot = ({ description, days, lines, format }: { description: string; days: string[]; lines: Line[]; format?: ((value: number) => string) | undefined }) => {
   const element = useRef<HTMLDivElement>(null);
   const data = JSON.stringify([days, lines]);
   useEffect(() => {
     const container = element.current;
     if (!container || !days.length) return;
-    const height = small ? 36 : 180;
-    const width = () => Math.max(small ? 80 : 200, container.clientWidth);
+    const height = 180;
+    const width = () => Math.max(200, container.clientWidth);
     const plot = new uPlot(
       {
         width: width(),
         height,
         // One time zone for every reader: the days are UTC days.
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        series: [{}, ...lines.map((line) => ({ label: line.label, stroke: line.color, width: small ? 1.5 : 2, spanGaps: true, points: { show: !small && days.length < 40 } }))],
-        axes: small
-          ? [{ show: false }, { show: false }]
-          : [
-              // Daily data: ticks on whole days only, written as UTC dates.
-              { stroke: '#444', incrs: [86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400], values: (_plot, ticks) => ticks.map((tick) => new Date(tick * 1000).toISOString().slice(5, 10)) },
-              { stroke: '#444', size: 64, values: (_plot, ticks) => ticks.map((tick) => (format ? format(tick) : String(tick))) }],
-        cursor: { show: !small },
+        series: [{}, ...lines.map((line) => ({ label: line.label, stroke: line.color, width: 2, spanGaps: true, points: { show: days.length < 40 } }))],
+        axes: [
+          // Daily data: ticks on whole days only, written as UTC dates.
+          { stroke: '#444', incrs: [86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400], values: (_plot, ticks) => ticks.map((tick) => new Date(tick * 1000).toISOString().slice(5, 10)) },
+          { stroke: '#444', size: 64, values: (_plot, ticks) => ticks.map((tick) => (format ? format(tick) : String(tick))) },
+        ],
+        cursor: { show: true },
         legend: { show: false },
         // From zero, with headroom; CLS lives below 1, so no fixed minimum height of the scale.
         scales: { x: { time: true }, y: { range: (_plot, min, max) => [Math.min(0, min ?? 0), max != null && max > 0 ? max * 1.15 : 1] } },
@@ -47,12 +51,19 @@ export const Chart = ({ description, days, lines, small = false, format }: { des
       [days.map(seconds), ...lines.map((line) => line.values)] as uPlot.AlignedData,
       container,
     );
-    const observer = new ResizeObserver(() => plot.setSize({ width: width(), height }));
+    // A ResizeObserver reports the size it starts with too: redrawing at the width drawn would
+    // draw every chart twice as the page appears.
+    let drawn = plot.width;
+    const observer = new ResizeObserver(() => {
+      if (width() == drawn) return;
+      drawn = width();
+      plot.setSize({ width: drawn, height });
+    });
     observer.observe(container);
     return () => {
       observer.disconnect();
       plot.destroy();
     };
-  }, [data, small]);
-  return <div class={small ? 'chart chart-small' : 'chart'} ref={element} role="img" aria-label={description} />;
+  }, [data]);
+  return <div class="chart" ref={element} role="img" aria-label={description} />;
 };

@@ -1,22 +1,23 @@
 import { Chart } from './Chart';
 import { metricValue, METRICS, percent } from '../format';
-import type { DailyPoint, MetricSummary } from '../types';
+import type { MetricSummary, Vital } from '../types';
 
 const RATING_OF = (summary: MetricSummary) => (summary.good >= 0.75 ? 'good' : summary.poor > 0.25 ? 'poor' : 'needs-improvement');
 const RATING_TEXT: Record<string, string> = { good: 'Good', 'needs-improvement': 'Needs improvement', poor: 'Poor' };
 
 /**
  * Per Web Vital: the p75 with its rating, the good / needs-improvement / poor shares as a bar and
- * in words, and the daily p75 chart (design, "/sites/{site_key}").
+ * in words, and the daily p75 chart (design, "/sites/{site_key}"), from `GET .../vitals`.
  *
  * @example
- * <Vitals vitals={summary.vitals} days={daily.days} />
+ * <Vitals vitals={answer.vitals} />
  */
-export const Vitals = ({ vitals, days }: { vitals: Record<string, MetricSummary>; days: DailyPoint[] }) => (
+export const Vitals = ({ vitals }: { vitals: Record<string, Vital> }) => (
   <div class="vitals">
     {METRICS.map(([name, title]) => {
       const summary = vitals[name];
       if (!summary) return null;
+      const days = summary.daily;
       // The rating of the p75 is the one web-vitals gives the page: good when 75% of visits are good.
       const rating = summary.samples ? RATING_OF(summary) : undefined;
       return (
@@ -40,9 +41,9 @@ export const Vitals = ({ vitals, days }: { vitals: Record<string, MetricSummary>
                 Good {percent(summary.good)} · needs improvement {percent(summary.needs_improvement)} · poor {percent(summary.poor)}
               </p>
               <Chart
-                description={`${name} p75 per day: ${days.map((day) => `${day.day} ${metricValue(name, day.p75[name])}`).join(', ')}`}
+                description={`${name} p75 per day: ${days.map((day) => `${day.day} ${metricValue(name, day.p75)}`).join(', ')}`}
                 days={days.map((day) => day.day)}
-                lines={[{ label: `${name} p75`, values: days.map((day) => day.p75[name] ?? null), color: '#1f5f99' }]}
+                lines={[{ label: `${name} p75`, values: days.map((day) => day.p75), color: '#1f5f99' }]}
                 format={(value) => metricValue(name, value)}
               />
             </>

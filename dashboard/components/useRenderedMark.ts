@@ -1,7 +1,11 @@
 import { useEffect } from 'preact/hooks';
 
-/** The User Timing mark the site page sets once its data is on screen (bench/dashboard.mjs waits for it). */
+/**
+ * The User Timing marks of the site page (bench/dashboard.mjs): its first screen (the site's name,
+ * the activity chart and the error groups) is on screen, and every section is.
+ */
 export const SITE_RENDERED = 'sitebeacon:site-rendered';
+export const SITE_COMPLETE = 'sitebeacon:site-complete';
 
 /**
  * Sets the User Timing mark `name` once `ready` is true and the frame showing it has been produced:
@@ -10,7 +14,7 @@ export const SITE_RENDERED = 'sitebeacon:site-rendered';
  * that paint. What `npm run bench` measures "interactive" from (with the long tasks after it).
  *
  * @example
- * useRenderedMark(SITE_RENDERED, summary.state == 'ready' && groups.state == 'ready');
+ * useRenderedMark(SITE_RENDERED, daily.state == 'ready' && groups.state == 'ready');
  */
 export const useRenderedMark = (name: string, ready: boolean) => {
   useEffect(() => {

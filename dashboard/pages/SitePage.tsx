@@ -3,11 +3,11 @@ import { Chart } from '../components/Chart';
 import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
 import { Status } from '../components/Status';
-import { useRenderedMark, SITE_RENDERED } from '../components/useRenderedMark';
+import { useRenderedMark, SITE_COMPLETE, SITE_RENDERED } from '../components/useRenderedMark';
 import { Vitals } from '../components/Vitals';
 import { clip, count, metricValue, rangeOf, segment, time } from '../format';
 import { siteReads } from '../siteReads';
-import type { DailyPoint, ErrorGroup, PageVitals, Setup, Summary } from '../types';
+import type { CspGroup, DailyPoint, ErrorGroup, PageVitals, Setup, Vital } from '../types';
 
 const Empty = ({ siteKey }: { siteKey: string }) => {
   const setup = useApi<Setup>(`/api/v1/sites/${segment(siteKey)}/setup`);
@@ -71,7 +71,7 @@ const Errors = ({ siteKey, groups }: { siteKey: string; groups: ErrorGroup[] }) 
   </section>
 );
 
-const Csp = ({ siteKey, groups }: { siteKey: string; groups: Summary['csp'] }) => (
+const Csp = ({ siteKey, groups }: { siteKey: string; groups: CspGroup[] }) => (
   <section aria-labelledby="csp-title">
     <h2 id="csp-title">CSP violations</h2>
     {!groups.length ? (
@@ -142,9 +142,19 @@ const Pages = ({ pages }: { pages: PageVitals[] }) => (
   </section>
 );
 
+/** A section whose data is still on its way: its heading, so the page's outline is there at once. */
+const Pending = ({ id, title }: { id: string; title: string }) => (
+  <section aria-labelledby={id}>
+    <h2 id={id}>{title}</h2>
+    <Status loaded={{ state: 'loading' }} />
+  </section>
+);
+
 /**
  * `/sites/{site_key}`: one site over a range (24 h, 7 d, 30 d): totals and their daily chart,
  * errors by fingerprint, CSP violations by directive and blocked host, the Web Vitals, and pages.
+ * Each section shows as soon as its read is answered (they are answered in turn: siteReads.ts),
+ * so what is above the fold does not wait for the Web Vitals and the pages below it.
  *
  * @example
  * <SitePage email="ann@shop.example" siteKey="3f2a…" />
@@ -152,14 +162,59 @@ const Pages = ({ pages }: { pages: PageVitals[] }) => (
 export const SitePage = ({ email, siteKey }: { email: string | undefined; siteKey: string }) => {
   const range = rangeOf(location.search);
   const reads = siteReads(siteKey, range);
-  const summary = useApi<Summary>(reads.summary);
-  const groups = useApi<{ data: ErrorGroup[] }>(reads.groups);
-  const daily = useApi<{ days: DailyPoint[] }>(reads.daily);
-  const pages = useApi<{ data: PageVitals[] }>(reads.pages);
   const sites = useApi<{ data: Array<{ site_key: string; name: string }> }>(reads.sites);
+  const daily = useApi<{ days: DailyPoint[] }>(reads.daily);
+  const groups = useApi<{ data: ErrorGroup[] }>(reads.groups);
+  // Below the fold: asked once the first screen's reads are answered (as boot.ts does on a first load).
+  const below = daily.state != 'loading' && groups.state != 'loading';
+  const csp = useApi<{ data: CspGroup[] }>(below ? reads.csp : null);
+  const vitals = useApi<{ vitals: Record<string, Vital> }>(below ? reads.vitals : null);
+  const pages = useApi<{ data: PageVitals[] }>(below ? reads.pages : null);
   const name = sites.state == 'ready' ? (sites.data.data.find((site) => site.site_key == siteKey)?.name ?? siteKey) : siteKey;
-  const loading = [summary, groups, daily, pages].find((loaded) => loaded.state != 'ready');
-  useRenderedMark(SITE_RENDERED, !loading && sites.state != 'loading');
+  const named = sites.state != 'loading';
+  // bench/dashboard.mjs: interactive once the first screen (name, activity, errors) is drawn; complete once every section is.
+  useRenderedMark(SITE_RENDERED, named && daily.state == 'ready' && groups.state == 'ready');
+  useRenderedMark(SITE_COMPLETE, named && [daily, groups, csp, vitals, pages].every((loaded) => loaded.state == 'ready'));
+  // One refusal (signed out, another site's page) says so once, not once per section.
+  const failed = [daily, groups, csp, vitals, pages].find((loaded) => loaded.state == 'failed');
+  const body = () => {
+    if (failed) return <Status loaded={failed as Parameters<typeof Status>[0]['loaded']} />;
+    if (daily.state != 'ready') return <Status loaded={{ state: 'loading' }} />;
+    const days = daily.data.days;
+    const totals = { errors: 0, csp: 0, page_views: 0 };
+    for (const day of days) for (const key of ['errors', 'csp', 'page_views'] as const) totals[key] += day[key];
+    if (!totals.errors && !totals.csp && !totals.page_views) return <Empty siteKey={siteKey} />;
+    return (
+      <>
+        <section aria-labelledby="activity-title">
+          <h2 id="activity-title">Activity</h2>
+          <p class="totals">
+            <span><strong>{count(totals.errors)}</strong> errors</span> · <span><strong>{count(totals.csp)}</strong> CSP violations</span> ·{' '}
+            <span><strong>{count(totals.page_views)}</strong> page views</span>
+          </p>
+          <Chart
+            description={`Per day: ${days.map((day) => `${day.day}: ${day.errors} errors, ${day.csp} CSP violations, ${day.page_views} page views`).join('; ')}`}
+            days={days.map((day) => day.day)}
+            lines={[
+              { label: 'Errors', values: days.map((day) => day.errors), color: '#b42318' },
+              { label: 'CSP violations', values: days.map((day) => day.csp), color: '#7a4d00' },
+              { label: 'Page views', values: days.map((day) => day.page_views), color: '#1f5f99' },
+            ]}
+          />
+          <p class="legend small">
+            <span class="swatch errors" /> Errors <span class="swatch csp" /> CSP violations <span class="swatch views" /> Page views
+          </p>
+        </section>
+        {groups.state == 'ready' ? <Errors siteKey={siteKey} groups={groups.data.data} /> : <Pending id="errors-title" title="Errors" />}
+        {csp.state == 'ready' ? <Csp siteKey={siteKey} groups={csp.data.data} /> : <Pending id="csp-title" title="CSP violations" />}
+        <section aria-labelledby="vitals-title">
+          <h2 id="vitals-title">Web Vitals</h2>
+          {vitals.state == 'ready' ? <Vitals vitals={vitals.data.vitals} /> : <Status loaded={{ state: 'loading' }} />}
+        </section>
+        {pages.state == 'ready' ? <Pages pages={pages.data.data} /> : <Pending id="pages-title" title="Pages" />}
+      </>
+    );
+  };
   return (
     <Layout email={email} title={name}>
       <div class="page-head">
@@ -167,46 +222,7 @@ export const SitePage = ({ email, siteKey }: { email: string | undefined; siteKe
         <a href={`/sites/${segment(siteKey)}/setup`}>Setup</a>
       </div>
       <RangePicker current={range} />
-      {loading || summary.state != 'ready' || groups.state != 'ready' || daily.state != 'ready' || pages.state != 'ready' ? (
-        <Status loaded={loading as Parameters<typeof Status>[0]['loaded']} />
-      ) : (
-        (() => {
-          const days = daily.data.days;
-          const totals = { errors: 0, csp: 0, page_views: 0 };
-          for (const day of days) for (const key of ['errors', 'csp', 'page_views'] as const) totals[key] += day[key];
-          if (!totals.errors && !totals.csp && !totals.page_views) return <Empty siteKey={siteKey} />;
-          return (
-            <>
-              <section aria-labelledby="activity-title">
-                <h2 id="activity-title">Activity</h2>
-                <p class="totals">
-                  <span><strong>{count(totals.errors)}</strong> errors</span> · <span><strong>{count(totals.csp)}</strong> CSP violations</span> ·{' '}
-                  <span><strong>{count(totals.page_views)}</strong> page views</span>
-                </p>
-                <Chart
-                  description={`Per day: ${days.map((day) => `${day.day}: ${day.errors} errors, ${day.csp} CSP violations, ${day.page_views} page views`).join('; ')}`}
-                  days={days.map((day) => day.day)}
-                  lines={[
-                    { label: 'Errors', values: days.map((day) => day.errors), color: '#b42318' },
-                    { label: 'CSP violations', values: days.map((day) => day.csp), color: '#7a4d00' },
-                    { label: 'Page views', values: days.map((day) => day.page_views), color: '#1f5f99' },
-                  ]}
-                />
-                <p class="legend small">
-                  <span class="swatch errors" /> Errors <span class="swatch csp" /> CSP violations <span class="swatch views" /> Page views
-                </p>
-              </section>
-              <Errors siteKey={siteKey} groups={groups.data.data} />
-              <Csp siteKey={siteKey} groups={summary.data.csp} />
-              <section aria-labelledby="vitals-title">
-                <h2 id="vitals-title">Web Vitals</h2>
-                <Vitals vitals={summary.data.vitals} days={days} />
-              </section>
-              <Pages pages={pages.data.data} />
-            </>
-          );
-        })()
-      )}
+      {body()}
     </Layout>
   );
 };

@@ -1,3 +1,4 @@
+import { p75Rank } from '../../core/vitals';
 import type { PageVitalsRow, PerformanceSessionStore } from '../contract';
 import type { Pool } from './pool';
 import { run } from './rows';
@@ -9,6 +10,12 @@ const DAY = 86_400_000;
  * division, the same rank as core/vitals.ts `p75Rank` (0-based) and sqlite/performanceReads.ts.
  */
 const P75_ROW = '(3 * n + 3) / 4';
+
+const METRIC_COUNTS = `SELECT COUNT(*) AS samples, COUNT(*) FILTER (WHERE value <= $1) AS good,
+    COUNT(*) FILTER (WHERE value > $1 AND value <= $2) AS needs_improvement, COUNT(*) FILTER (WHERE value > $2) AS poor
+  FROM performance_metrics WHERE site_key = $3 AND name = $4 AND updated_at >= $5`;
+const METRIC_AT_RANK = `SELECT value FROM performance_metrics WHERE site_key = $1 AND name = $2 AND updated_at >= $3
+  ORDER BY value LIMIT 1 OFFSET $4`;
 
 const DAILY = `SELECT received_at / ${DAY} * ${DAY} AS day, COUNT(*) AS sessions FROM performance_sessions
   WHERE site_key = $1 AND updated_at >= $2 AND received_at >= $2 GROUP BY 1 ORDER BY 1`;
@@ -47,21 +54,44 @@ interface PageMetricRow {
   p75: number | null;
 }
 
-/** The dashboard's reads of performance sessions in PostgreSQL: page views per day, daily p75, per-page vitals. */
-export const postgresPerformanceReads = (pool: Pool): Pick<PerformanceSessionStore, 'daily' | 'metricDaily' | 'pages'> => ({
-  async daily(siteKey, { since = 0 } = {}) {
-    return (await run<{ day: number; sessions: number }>(pool, DAILY, [siteKey, since], 'page_views_daily')).rows;
-  },
-  async metricDaily(siteKey, { name, since = 0 }) {
-    return (await run<{ day: number; samples: number; p75: number }>(pool, METRIC_DAILY, [siteKey, name, since], 'metric_daily')).rows;
-  },
-  async pages(siteKey, { since = 0, limit }) {
-    const byPage = new Map<string, PageVitalsRow>();
-    for (const row of (await run<PageMetricRow>(pool, PAGES, [siteKey, since, limit], 'page_vitals')).rows) {
-      const page = byPage.get(row.page_url) ?? { page_url: row.page_url, sessions: row.sessions, metrics: {} };
-      if (row.name !== null) page.metrics[row.name] = { samples: row.samples!, p75: row.p75! };
-      byPage.set(row.page_url, page);
-    }
-    return [...byPage.values()];
-  },
-});
+/**
+ * The reads of performance sessions in PostgreSQL: a metric's counts and the value at its p75 rank,
+ * page views per day, daily p75, per-page vitals.
+ */
+export const postgresPerformanceReads = (
+  pool: Pool,
+): Pick<PerformanceSessionStore, 'metricCounts' | 'daily' | 'metricDaily' | 'metricCountsWithDays' | 'pages'> => {
+  const metricCounts: PerformanceSessionStore['metricCounts'] = async (siteKey, { name, thresholds: [good, poor], since = 0 }) => {
+    const { rows } = await run<{ samples: number; good: number; needs_improvement: number; poor: number }>(
+      pool, METRIC_COUNTS, [good, poor, siteKey, name, since], 'metric_counts',
+    );
+    const counts = rows[0]!;
+    const p75 = counts.samples
+      ? (await run<{ value: number }>(pool, METRIC_AT_RANK, [siteKey, name, since, p75Rank(counts.samples)], 'metric_at_rank')).rows[0]!.value
+      : null;
+    return { ...counts, p75 };
+  };
+  const metricDaily: PerformanceSessionStore['metricDaily'] = async (siteKey, { name, since = 0 }) =>
+    (await run<{ day: number; samples: number; p75: number }>(pool, METRIC_DAILY, [siteKey, name, since], 'metric_daily')).rows;
+  return {
+    metricCounts,
+    async daily(siteKey, { since = 0 } = {}) {
+      return (await run<{ day: number; sessions: number }>(pool, DAILY, [siteKey, since], 'page_views_daily')).rows;
+    },
+    metricDaily,
+    // The two reads above: PostgreSQL computes neither with a pass in JavaScript to share.
+    async metricCountsWithDays(siteKey, options) {
+      const [counts, daily] = await Promise.all([metricCounts(siteKey, options), metricDaily(siteKey, options)]);
+      return { ...counts, daily };
+    },
+    async pages(siteKey, { since = 0, limit }) {
+      const byPage = new Map<string, PageVitalsRow>();
+      for (const row of (await run<PageMetricRow>(pool, PAGES, [siteKey, since, limit], 'page_vitals')).rows) {
+        const page = byPage.get(row.page_url) ?? { page_url: row.page_url, sessions: row.sessions, metrics: {} };
+        if (row.name !== null) page.metrics[row.name] = { samples: row.samples!, p75: row.p75! };
+        byPage.set(row.page_url, page);
+      }
+      return [...byPage.values()];
+    },
+  };
+};

@@ -11,11 +11,10 @@ import { pagedList } from './rows';
  */
 export const sqlitePerformance = (db: Database, queue: ReportQueue): Pick<PerformanceSessionStore, 'upsert' | 'list' | 'metricCounts'> => {
   const metricCounts = db.prepare<
-    [number, number, number, number, string, string, number],
-    { samples: number; good: number; needs_improvement: number; poor: number; p75: number | null }
+    [number, number, string, string, number],
+    { counts: string }
   >(
-    `SELECT COUNT(*) AS samples, coalesce(SUM(value <= ?), 0) AS good, coalesce(SUM(value > ? AND value <= ?), 0) AS needs_improvement,
-       coalesce(SUM(value > ?), 0) AS poor, p75(value) AS p75
+    `SELECT metric_counts(value, ?, ?) AS counts
      FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ?`,
   );
 
@@ -28,7 +27,8 @@ export const sqlitePerformance = (db: Database, queue: ReportQueue): Pick<Perfor
       return list(siteKey, options);
     },
     async metricCounts(siteKey, { name, thresholds: [good, poor], since = 0 }) {
-      return metricCounts.get(good, good, poor, poor, siteKey, name, since)!;
+      // JSON text of core/metricCounts.ts's MetricCounts (sqlite/p75.ts).
+      return JSON.parse(metricCounts.get(good, poor, siteKey, name, since)!.counts);
     },
   };
 };

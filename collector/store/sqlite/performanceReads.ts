@@ -7,36 +7,48 @@ const DAY = 86_400_000;
  * The dashboard's reads of performance sessions in SQLite: page views per day, daily p75, per-page
  * vitals. The p75s are the aggregate `p75(value)` (sqlite/p75.ts, core/vitals.ts's rank).
  */
-export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionStore, 'daily' | 'metricDaily' | 'pages'> => {
+export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionStore, 'daily' | 'metricDaily' | 'metricCountsWithDays' | 'pages'> => {
   const daily = db.prepare<[string, number, number], { day: number; sessions: number }>(
     `SELECT received_at / ${DAY} * ${DAY} AS day, COUNT(*) AS sessions FROM performance_sessions
      WHERE site_key = ? AND updated_at >= ? AND received_at >= ? GROUP BY 1 ORDER BY 1`,
   );
-  const metricDaily = db.prepare<[string, string, number], { day: number; samples: number; p75: number }>(
-    `SELECT updated_at / ${DAY} * ${DAY} AS day, COUNT(*) AS samples, p75(value) AS p75
-     FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? GROUP BY 1 ORDER BY 1`,
+  // Day by day along performance_metrics_by_time: the first sample at or after a time, then its
+  // UTC day's samples. GROUP BY a day expression sorted every sample in a temporary b-tree first
+  // (the index's time order is not the expression's to SQLite): 45% of the time for 7 days.
+  const firstSample = db.prepare<[string, string, number], { at: number | null }>(
+    'SELECT MIN(updated_at) AS at FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ?',
+  );
+  const dayOfSamples = db.prepare<[string, string, number, number], { samples: number; p75: number }>(
+    'SELECT COUNT(*) AS samples, p75(value) AS p75 FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? AND updated_at < ?',
+  );
+  // One pass over the metric's samples in range (performance_metrics_by_time; metric_days: sqlite/p75.ts).
+  const metricDays = db.prepare<[number, number, string, string, number], { counts: string }>(
+    'SELECT metric_days(updated_at, value, ?, ?) AS counts FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ?',
   );
   // From the sessions in range (their page from performance_sessions_by_site_time_page) to their
   // metrics, a CROSS JOIN keeping that order: the other way SQLite read every metric of the site
   // and looked its session up. A metric updated since `since` is of a session updated since then.
+  // The samples are grouped by the page's rank, not its URL: the sorter orders numbers instead of
+  // long texts (7 days at 1,000,000 reports: -9%, 30 days: -24%).
   const pages = db.prepare<
     { site: string; since: number; limit: number },
     { page_url: string; sessions: number; name: string | null; samples: number | null; p75: number | null }
   >(
     `WITH top AS MATERIALIZED (
-       SELECT coalesce(page_url, '') AS page_url, COUNT(*) AS sessions FROM performance_sessions
-       WHERE site_key = @site AND updated_at >= @since GROUP BY 1 ORDER BY sessions DESC, 1 LIMIT @limit
+       SELECT coalesce(page_url, '') AS page_url, COUNT(*) AS sessions,
+         ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, coalesce(page_url, '')) AS rank
+       FROM performance_sessions WHERE site_key = @site AND updated_at >= @since GROUP BY 1 ORDER BY rank LIMIT @limit
      ),
      p75 AS MATERIALIZED (
-       SELECT top.page_url, m.name, COUNT(*) AS samples, p75(m.value) AS value
+       SELECT top.rank, m.name, COUNT(*) AS samples, p75(m.value) AS value
        FROM performance_sessions AS s CROSS JOIN top ON top.page_url = coalesce(s.page_url, '')
          CROSS JOIN performance_metrics AS m ON m.session_row = s.id
        WHERE s.site_key = @site AND s.updated_at >= @since AND m.updated_at >= @since
-       GROUP BY top.page_url, m.name
+       GROUP BY top.rank, m.name
      )
      SELECT top.page_url, top.sessions, p75.name, p75.samples, p75.value AS p75
-     FROM top LEFT JOIN p75 ON p75.page_url = top.page_url
-     ORDER BY top.sessions DESC, top.page_url`,
+     FROM top LEFT JOIN p75 ON p75.rank = top.rank
+     ORDER BY top.rank, p75.name`,
   );
 
   return {
@@ -44,7 +56,17 @@ export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionSto
       return daily.all(siteKey, since, since);
     },
     async metricDaily(siteKey, { name, since = 0 }) {
-      return metricDaily.all(siteKey, name, since);
+      const days: Array<{ day: number; samples: number; p75: number }> = [];
+      for (let at = firstSample.get(siteKey, name, since)!.at; at !== null; ) {
+        const day = Math.floor(at / DAY) * DAY;
+        days.push({ day, ...dayOfSamples.get(siteKey, name, at, day + DAY)! });
+        at = firstSample.get(siteKey, name, day + DAY)!.at;
+      }
+      return days;
+    },
+    async metricCountsWithDays(siteKey, { name, thresholds: [good, poor], since = 0 }) {
+      // JSON text of core/metricDays.ts's MetricCountsWithDays.
+      return JSON.parse(metricDays.get(good, poor, siteKey, name, since)!.counts);
     },
     async pages(siteKey, { since = 0, limit }) {
       const byPage = new Map<string, PageVitalsRow>();

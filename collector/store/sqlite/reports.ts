@@ -21,21 +21,31 @@ export const sqliteReports = (
 ): { errors: Pick<ErrorReportStore, 'insert' | 'list' | 'groups'>; csp: Omit<CspReportStore, 'daily'> } => {
   // `excluded` is a JSON array of error types whose groups are left out; `types`, if not null, of the only ones kept.
   const errorGroupsOf = (filter: string) => db.prepare<{ site: string; since: number; day: number; limit: number; excluded: string; types: string | null; fingerprint?: string }, ErrorGroupRow>(
+    // Counts per group first, then the texts of the `limit` kept: GROUP BY fingerprint over the
+    // aggregate's rows streams in its primary key's order, and the sorter of the union groups and
+    // orders numbers only, where it carried every part's texts before (7 days at 1,000,000 reports:
+    // 1.76 -> 1.31 million VM steps, 30 days: 5.3 -> 2.4 million). A fingerprint hashes its error
+    // type (core/fingerprint.ts), so the types are filtered per group. The texts are the latest
+    // report's in range: its day's aggregate row keeps the last report stored that day.
     `WITH parts AS (
-       SELECT fingerprint, reports, count, first_seen, last_seen, error_type, error_name, error_message
-       FROM error_groups WHERE site_key = @site ${filter} AND day > @day
+       SELECT fingerprint, error_type, SUM(reports) AS reports, SUM(count) AS count, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen
+       FROM error_groups WHERE site_key = @site ${filter} AND day > @day GROUP BY fingerprint
        UNION ALL
-       SELECT fingerprint, COUNT(*), SUM(coalesce(count, 1)), MIN(received_at), MAX(received_at), error_type, error_name, error_message
+       SELECT fingerprint, error_type, COUNT(*), SUM(coalesce(count, 1)), MIN(received_at), MAX(received_at)
        FROM error_reports WHERE site_key = @site ${filter} AND received_at >= @since AND received_at < (@day + 1) * ${DAY}
        GROUP BY fingerprint
      ),
-     kept AS (
-       SELECT * FROM parts WHERE error_type NOT IN (SELECT value FROM json_each(@excluded))
+     top AS (
+       SELECT fingerprint, SUM(reports) AS reports, SUM(count) AS count, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen
+       FROM parts WHERE error_type NOT IN (SELECT value FROM json_each(@excluded))
          AND (@types IS NULL OR error_type IN (SELECT value FROM json_each(@types)))
+       GROUP BY fingerprint ORDER BY count DESC, last_seen DESC, fingerprint LIMIT @limit
      )
-     SELECT fingerprint, error_type, error_name, error_message, SUM(reports) AS reports, SUM(count) AS count,
-       MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen
-     FROM kept GROUP BY fingerprint ORDER BY count DESC, last_seen DESC LIMIT @limit`,
+     SELECT top.fingerprint, latest.error_type, latest.error_name, latest.error_message, top.reports, top.count, top.first_seen, top.last_seen
+     FROM top JOIN error_groups AS latest ON latest.site_key = @site AND latest.fingerprint = top.fingerprint AND latest.day = (
+       SELECT MAX(day) FROM error_groups WHERE site_key = @site AND fingerprint = top.fingerprint AND day >= @day
+     )
+     ORDER BY top.count DESC, top.last_seen DESC, top.fingerprint`,
   );
   const errorGroups = errorGroupsOf('');
   // One group (the dashboard's group page) through the fingerprint indexes.
