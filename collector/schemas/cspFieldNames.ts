@@ -19,6 +19,8 @@ const ALIASES: Record<string, string[]> = {
   'script-sample': ['sample', 'scriptSample'],
 };
 const ALIASED: ReadonlySet<string> = new Set(Object.values(ALIASES).flat());
+/** Each CSP2 name with the names it is looked up by, in order: computed once, not per report. */
+const LOOKUPS = Object.entries(ALIASES).map(([name, aliases]) => [name, [name, ...aliases]] as const);
 
 /**
  * Copies a CSP report body onto the CSP2 names, whichever names it came with (camelCase Reporting
@@ -34,8 +36,8 @@ export const toCsp2Names = (sent: Record<string, unknown>) => {
   const body = withoutNulls(sent);
   const renamed = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(body)) if (!ALIASED.has(name)) renamed[name] = value;
-  for (const [name, aliases] of Object.entries(ALIASES)) {
-    const source = [name, ...aliases].find((candidate) => Object.hasOwn(body, candidate));
+  for (const [name, candidates] of LOOKUPS) {
+    const source = candidates.find((candidate) => Object.hasOwn(body, candidate));
     if (source) renamed[name] = body[source];
   }
   return renamed;
