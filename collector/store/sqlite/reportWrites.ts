@@ -191,14 +191,14 @@ export const createReportWriter = (db: Database) => {
 
   // A write under a key another process rotated meanwhile fails as UnknownSiteError (underSite.ts).
   const siteWrite = underSite(db);
-  const run = (write: ReportWrite, aggregates: Aggregates): number =>
+  const store = (write: Exclude<ReportWrite, { kind: 'barrier' }>, aggregates: Aggregates): number =>
     write.kind == 'errors'
-      ? siteWrite(write.siteKey, () => storeErrors(write.siteKey, write.rows, write.context, aggregates))()
+      ? storeErrors(write.siteKey, write.rows, write.context, aggregates)
       : write.kind == 'csp'
-        ? siteWrite(write.siteKey, () => storeCsp(write.siteKey, write.reports, write.context, aggregates))()
-        : write.kind == 'session'
-          ? siteWrite(write.siteKey, () => upsertSession(write.siteKey, write.session, write.context))()
-          : 0;
+        ? storeCsp(write.siteKey, write.reports, write.context, aggregates)
+        : upsertSession(write.siteKey, write.session, write.context);
+  const run = (write: ReportWrite, aggregates: Aggregates): number =>
+    write.kind == 'barrier' ? 0 : siteWrite(write.siteKey, () => store(write, aggregates))();
 
   /** Runs `writes` in one transaction (BEGIN IMMEDIATE: groupCommit.ts says why); throws, rolled back, if one fails. */
   const runGroup = db.transaction((writes: readonly ReportWrite[]) => {
