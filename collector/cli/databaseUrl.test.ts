@@ -162,6 +162,12 @@ describe('every command takes --database-url', () => {
     expect(code).toBe(2);
     expect(err).toMatch(/name two databases/);
   });
+
+  test('serve --sync with --database-url is a usage error (exit 2): PostgreSQL\'s synchronous_commit decides', async () => {
+    const { code, err } = await cli(['serve', '--port', '0', '--sync', 'full', '--database-url', schema.url]);
+    expect(code).toBe(2);
+    expect(err).toMatch(/--sync is for SQLite files/);
+  });
 });
 
 describe('sitebeacon backup', () => {
