@@ -2,10 +2,10 @@
 // file (issue 11, class 9), instead of running while every report gets 500. Needs `npm run build`.
 // Root writes to read-only files anyway, so as root the collector runs as `nobody`, as a service would.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import { createSqliteStore } from '../store/sqlite';
 import { seedStore } from '../testing/seed';
 import { CLI } from '../testing/spawnCollector';
@@ -14,6 +14,24 @@ import { CLI } from '../testing/spawnCollector';
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const asRoot = process.getuid?.() === 0;
+
+// `nobody` must reach the built CLI: a checkout in a folder only root may enter (`mktemp -d` makes
+// them 0700) would fail every test here with MODULE_NOT_FOUND. Such folders above the CLI get
+// others' search permission (o+x: enter, not list) for these tests, and their mode back afterwards.
+const restoreModes: Array<[string, number]> = [];
+beforeAll(() => {
+  if (!asRoot) return;
+  for (let folder = dirname(CLI); folder != dirname(folder); folder = dirname(folder)) {
+    const { mode } = statSync(folder);
+    if (!(mode & 0o001)) {
+      restoreModes.push([folder, mode & 0o7777]);
+      chmodSync(folder, (mode & 0o7777) | 0o001);
+    }
+  }
+});
+afterAll(() => {
+  for (const [folder, mode] of restoreModes) chmodSync(folder, mode);
+});
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'sitebeacon-readonly-'));
