@@ -1,5 +1,3 @@
-import { withoutNulls } from './fields';
-
 /**
  * CSP2 field names (`{"csp-report": {...}}`, spec section 2) and the names the Reporting API
  * (camelCase, https://w3c.github.io/webappsec-csp/#reporting) and older WebKit use for them.
@@ -18,27 +16,41 @@ const ALIASES: Record<string, string[]> = {
   'status-code': ['statusCode'],
   'script-sample': ['sample', 'scriptSample'],
 };
-const ALIASED: ReadonlySet<string> = new Set(Object.values(ALIASES).flat());
-/** Each CSP2 name with the names it is looked up by, in order: computed once, not per report. */
-const LOOKUPS = Object.entries(ALIASES).map(([name, aliases]) => [name, [name, ...aliases]] as const);
+/** Each alias: the CSP2 name it stands for, and its rank among that name's candidates (the CSP2 name itself is 0). */
+const ALIAS_OF: ReadonlyMap<string, readonly [name: string, rank: number]> = new Map(
+  Object.entries(ALIASES).flatMap(([name, aliases]) => aliases.map((alias, index) => [alias, [name, index + 1]] as const)),
+);
+const CSP2_NAMES = Object.keys(ALIASES);
 
 /**
  * Copies a CSP report body onto the CSP2 names, whichever names it came with (camelCase Reporting
- * API bodies, CSP2, older WebKit's); a CSP2 name wins over its aliases. `null` members are left out
- * first: null means absent (issue 12), so `"documentURL": null` lets the report's `url` stand in.
- * The copy has no prototype: a `__proto__` member stays a member, and the schema never reads
- * fields from it.
+ * API bodies, CSP2, older WebKit's); a CSP2 name wins over its aliases, and an alias over the ones
+ * after it in ALIASES. `null` members are left out: null means absent (issue 12), so
+ * `"documentURL": null` lets the report's `url` stand in. The copy has no prototype: a `__proto__`
+ * member stays a member, and the schema never reads fields from it. One pass over the body (issue
+ * 13: this ran for every CSP report): names first in the order sent, then the CSP2 names taken
+ * from aliases in ALIASES' order.
  *
  * @example
  * toCsp2Names({ blockedURL: 'eval', referrer: null }); // { 'blocked-uri': 'eval' }
  */
 export const toCsp2Names = (sent: Record<string, unknown>) => {
-  const body = withoutNulls(sent);
   const renamed = Object.create(null) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(body)) if (!ALIASED.has(name)) renamed[name] = value;
-  for (const [name, candidates] of LOOKUPS) {
-    const source = candidates.find((candidate) => Object.hasOwn(body, candidate));
-    if (source) renamed[name] = body[source];
+  let chosen: Record<string, readonly [rank: number, value: unknown]> | undefined;
+  for (const name in sent) {
+    if (!Object.hasOwn(sent, name)) continue;
+    const value = sent[name];
+    if (value === null) continue;
+    const alias = ALIAS_OF.get(name);
+    // No prototype, so no `__proto__` setter: an assignment makes every name an own member.
+    if (alias === undefined) renamed[name] = value;
+    else {
+      chosen ??= Object.create(null) as Record<string, readonly [number, unknown]>;
+      const [csp2, rank] = alias;
+      const before = chosen[csp2];
+      if (!before || rank < before[0]) chosen[csp2] = [rank, value];
+    }
   }
+  if (chosen) for (const name of CSP2_NAMES) if (name in chosen && !(name in renamed)) renamed[name] = chosen[name]![1];
   return renamed;
 };

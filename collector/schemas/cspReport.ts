@@ -3,6 +3,7 @@ import { effectiveDirectiveOf } from '../core/csp/effectiveDirective';
 import type { CspReport } from '../core/records';
 import { reportUrl } from '../core/reportUrl';
 import { toCsp2Names } from './cspFieldNames';
+import { fastCspReports } from './cspReportFastPath';
 import { describeIssues } from './describeIssues';
 import { bounded, MAX_EXTRA_JSON, optionalBounded, optionalCount, optionalNumber, splitExtra, withoutNulls, withReservedFields } from './fields';
 
@@ -136,20 +137,26 @@ const parseCspReports = (body: unknown): CspParseResult => {
   };
 };
 
+const judged = ({ dataset, addIssue, NEVER }: v.RawTransformContext<unknown>) => {
+  const parsed = parseCspReports(dataset.value);
+  if (parsed.success) return parsed.output;
+  addIssue({ message: parsed.message });
+  return NEVER;
+};
+
+/** The body of the CSP endpoints judged by valibot alone (see CspReportsSchema): the reference its fast path is checked against. */
+export const CspReportsValibotSchema = v.pipe(v.unknown(), v.rawTransform(judged));
+
 /**
  * The body of the CSP endpoints as a schema (see parseCspReports): the reports, normalised, or one
- * issue naming what is wrong. Documented by hand in the route (`jsonSchema`): a union of shapes
- * chosen by their members is not expressible from this schema.
+ * issue naming what is wrong. The common shapes take one pass (cspReportFastPath.ts), the rest
+ * valibot. Documented by hand in the route (`jsonSchema`): a union of shapes chosen by their
+ * members is not expressible from this schema.
  *
  * @example
  * v.parse(CspReportsSchema, { 'csp-report': { 'document-uri': 'https://shop.example/', 'violated-directive': 'img-src' } })
  */
 export const CspReportsSchema = v.pipe(
   v.unknown(),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const parsed = parseCspReports(dataset.value);
-    if (parsed.success) return parsed.output;
-    addIssue({ message: parsed.message });
-    return NEVER;
-  }),
+  v.rawTransform((context: v.RawTransformContext<unknown>) => fastCspReports(context.dataset.value) ?? judged(context)),
 );
