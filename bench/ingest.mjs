@@ -51,13 +51,25 @@ const scenarios = [
   { name: 'error report, single', path: '/api/error-reports', type: 'application/json', body: JSON.stringify(errorReport()), reportsPerRequest: 1 },
   { name: 'error reports, batch of 50', path: '/api/error-reports', type: 'application/json', body: JSON.stringify(Array.from({ length: 50 }, (_, i) => errorReport(i))), reportsPerRequest: 50 },
   { name: 'CSP, Reporting API array of 1', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(1)), reportsPerRequest: 1 },
+  // Each report a new violation (its own blocked URL), as real traffic mostly is: every one stored.
+  // The one above repeats a single report, which a collector stores once per REPEAT_WINDOW_MS (3 s).
+  { name: 'CSP, Reporting API array of 1, each distinct', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(1)), reportsPerRequest: 1, distinct: true },
   { name: 'CSP, Reporting API array of 50', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(50)), reportsPerRequest: 50 },
 ];
+
+/** For a `distinct` scenario: each request's body with its own blocked URL. */
+const distinctBodies = (body) => {
+  let n = 0;
+  return [{ setupRequest: (request) => ({ ...request, body: body.replace('pixel.gif', `pixel-${n++}.gif`) }) }];
+};
 
 const load = (url, scenario, duration) =>
   new Promise((resolve, reject) =>
     autocannon(
-      { url: url + scenario.path, connections: 50, duration, method: 'POST', headers: { 'content-type': scenario.type }, body: scenario.body },
+      {
+        url: url + scenario.path, connections: 50, duration, method: 'POST', headers: { 'content-type': scenario.type }, body: scenario.body,
+        ...(scenario.distinct ? { requests: distinctBodies(scenario.body) } : {}),
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     ),
   );

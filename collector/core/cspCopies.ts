@@ -28,12 +28,17 @@ const sideOf = (source: string) => (source == 'beacon' ? 'beacon' : 'browser');
  * violationKeyOf({ report_type: 'csp-violation', document_uri: 'https://shop.example/', effective_directive: 'img-src', blocked_uri: 'https://cdn.example/x.png', line_number: 9 });
  */
 export const violationKeyOf = (report: CspReport): string | undefined => {
+  const parts = violationParts(report);
+  return parts && hash('sha256', JSON.stringify(parts), 'hex').slice(0, 16);
+};
+
+/** What violationKeyOf hashes: undefined for a report that is not a CSP violation. */
+const violationParts = (report: CspReport) => {
   if (report.report_type != 'csp-violation' || !report.effective_directive || report.document_uri === undefined) return undefined;
   // A column without a line says nothing: WebKitGTK 2.50's event gives a blocked <img> line 0 and
   // column 1 where its own report gives neither (the cross-browser suite, e2e/browsers).
   const line = report.line_number ?? 0;
-  const parts = [report.document_uri, report.effective_directive, report.blocked_uri ?? '', line, line ? (report.column_number ?? 0) : 0];
-  return hash('sha256', JSON.stringify(parts), 'hex').slice(0, 16);
+  return [report.document_uri, report.effective_directive, report.blocked_uri ?? '', line, line ? (report.column_number ?? 0) : 0];
 };
 
 /**
@@ -74,15 +79,18 @@ export const replacesStoredFields = (source: CspSource) => sideOf(source) == 'br
 export const REPEAT_WINDOW_MS = 3_000;
 
 /**
- * What makes a report a repeat of another (REPEAT_WINDOW_MS): the same site, violation, source,
- * policy and disposition, from the same client (its address and user agent, as `client` names
- * them). Undefined for a report that is not a CSP violation or has no source. Compared in memory
- * only, never stored: 16 hex characters of SHA-256.
+ * What makes a report a repeat of another (REPEAT_WINDOW_MS): the same site, violation
+ * (violationKeyOf's parts), source, policy and disposition, from the same client (its address and
+ * user agent, as `client` names them). Undefined for a report that is not a CSP violation or has
+ * no source. Compared in memory only, never stored: 16 hex characters of SHA-256. Taken from the
+ * parsed report, before newCspReport: a repeat needs nothing else worked out (issue 13).
  *
  * @example
- * repeatKeyOf('site', newCspReport({ ...report, source: 'report-uri' }), '203.0.113.9 Mozilla/5.0 ...');
+ * repeatKeyOf('site', { ...report, source: 'report-uri' }, '203.0.113.9 Mozilla/5.0 ...');
  */
-export const repeatKeyOf = (siteKey: string, report: CspReport & { violation_key?: string | undefined }, client: string) =>
-  report.violation_key && report.source
-    ? hash('sha256', JSON.stringify([siteKey, report.violation_key, report.source, report.original_policy ?? '', report.disposition ?? '', client]), 'hex').slice(0, 16)
+export const repeatKeyOf = (siteKey: string, report: CspReport, client: string) => {
+  const parts = violationParts(report);
+  return parts && report.source
+    ? hash('sha256', JSON.stringify([siteKey, parts, report.source, report.original_policy ?? '', report.disposition ?? '', client]), 'hex').slice(0, 16)
     : undefined;
+};

@@ -89,10 +89,18 @@ export const cspReportRoutes = ({ store, clientOf }: { store: Store; clientOf: (
     async handle({ event, site, body, opaqueOrigin }) {
       const siteKey = site!.site_key;
       const own = (report: CspReport) => !opaqueOrigin || isAllowedDocument(report.document_uri, site!.allowed_origins);
-      const foreign = body.length - body.filter(own).length;
-      if (foreign) event.context.foreign_reports = foreign;
       const source = csp2SourceOf(mediaTypeOf(event));
-      const reports = body.filter((report) => own(report) && !isNoise(report)).map((report) => newCspReport({ ...report, source: report.source ?? source }));
+      // The parsed reports are this request's own: each gets its source in place.
+      const reports: CspReport[] = [];
+      let foreign = 0;
+      for (const report of body) {
+        if (!own(report)) foreign++;
+        else if (!isNoise(report)) {
+          report.source ??= source;
+          reports.push(report);
+        }
+      }
+      if (foreign) event.context.foreign_reports = foreign;
       // Noise is acknowledged, not refused: a 4xx only makes a browser send it again.
       if (!reports.length) {
         event.res.status = 204;
@@ -109,7 +117,7 @@ export const cspReportRoutes = ({ store, clientOf }: { store: Store; clientOf: (
       });
       let stored = 0;
       try {
-        if (fresh.length) stored = await store.csp.insert(siteKey, fresh, receiveContext(event));
+        if (fresh.length) stored = await store.csp.insert(siteKey, fresh.map(newCspReport), receiveContext(event));
       } catch (error) {
         // Not stored: a retry of these is no repeat.
         for (const key of remembered) recent.forget(key);

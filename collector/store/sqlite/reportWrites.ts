@@ -1,10 +1,11 @@
 import type { Database } from 'better-sqlite3';
-import type { NewCspReport, PerformanceSession, ReceiveContext } from '../../core/records';
+import type { CspSource, PerformanceSession, ReceiveContext } from '../../core/records';
 import { COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields } from '../../core/cspCopies';
+import { CSP_ROW, CSP_ROW_COLUMNS, type CspRow } from './cspRows';
 import { ERROR_ROW, ERROR_ROW_COLUMNS, type ErrorRow } from './errorRows';
-import { insertSql, positionalInsertSql, toRow, toValues } from './rows';
+import { insertSql, positionalInsertSql, toRow } from './rows';
 import { underSite } from './underSite';
-import { storedText } from '../storedText';
+import { storedJson, storedText } from '../storedText';
 import { UnknownSiteError } from '../unknownSiteError';
 
 const DAY = 86_400_000;
@@ -16,7 +17,7 @@ const DAY = 86_400_000;
  */
 export type ReportWrite =
   | { kind: 'errors'; siteKey: string; rows: ErrorRow[]; context: ReceiveContext }
-  | { kind: 'csp'; siteKey: string; reports: NewCspReport[]; context: ReceiveContext }
+  | { kind: 'csp'; siteKey: string; rows: CspRow[]; context: ReceiveContext }
   | { kind: 'session'; siteKey: string; session: PerformanceSession; context: ReceiveContext }
   /** Writes nothing: resolves once every write queued before it has committed. */
   | { kind: 'barrier' };
@@ -31,13 +32,7 @@ export type WriteOutcome =
 
 const ERROR_COLUMNS = ['site_key', 'received_at', 'user_agent', ...ERROR_ROW_COLUMNS] as const;
 
-/** A CSP report's own fields: what a merged browser report replaces (core/cspCopies.ts). */
-const CSP_REPORT_COLUMNS = [
-  'report_type', 'document_uri', 'referrer', 'violated_directive', 'effective_directive', 'original_policy',
-  'disposition', 'blocked_uri', 'source_file', 'line_number', 'column_number', 'status_code', 'script_sample', 'age',
-  'body', 'extra', 'blocked_host', 'source', 'violation_key',
-] as const;
-const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_REPORT_COLUMNS, 'sources'] as const;
+const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_ROW_COLUMNS, 'sources'] as const;
 
 const SESSION_COLUMNS = [
   'site_key', 'session_id', 'received_at', 'updated_at', 'user_agent', 'page_url', 'navigation_type',
@@ -80,7 +75,7 @@ export const createReportWriter = (db: Database) => {
   );
   const updateSources = db.prepare('UPDATE csp_reports SET sources = ? WHERE id = ?');
   const replaceReport = db.prepare(
-    `UPDATE csp_reports SET ${CSP_REPORT_COLUMNS.map((column) => `"${column}" = ?`).join(', ')}, sources = ? WHERE id = ?`,
+    `UPDATE csp_reports SET ${CSP_ROW_COLUMNS.map((column) => `"${column}" = ?`).join(', ')}, sources = ? WHERE id = ?`,
   );
   const upsertCspGroup = db.prepare(
     `INSERT INTO csp_groups VALUES (?, ?, ?, ?, ?)
@@ -128,37 +123,38 @@ export const createReportWriter = (db: Database) => {
     return rows.length;
   };
 
-  /** Merges `report` into a stored copy of its violation, if there is one to merge into; true if merged. */
-  const mergeCopy = (siteKey: string, report: NewCspReport, receivedAt: number) => {
-    if (!report.violation_key || !report.source) return false;
+  /** Merges `row` into a stored copy of its violation, if there is one to merge into; true if merged. */
+  const mergeCopy = (siteKey: string, row: CspRow, receivedAt: number) => {
+    const violationKey = row[CSP_ROW.violationKey] as string | null;
+    const source = row[CSP_ROW.source] as CspSource | null;
+    if (!violationKey || !source) return false;
     const candidates = selectCopies
-      .all(siteKey, report.violation_key, receivedAt - COPY_WINDOW_MS, receivedAt + COPY_WINDOW_MS)
-      .map((row) => ({ id: row.id, sources: JSON.parse(row.sources ?? '[]') as string[] }));
-    const target = copyToMergeInto(candidates, report.source);
+      .all(siteKey, violationKey, receivedAt - COPY_WINDOW_MS, receivedAt + COPY_WINDOW_MS)
+      .map((stored) => ({ id: stored.id, sources: JSON.parse(stored.sources ?? '[]') as string[] }));
+    const target = copyToMergeInto(candidates, source);
     if (!target) return false;
-    const sources = JSON.stringify([...target.sources, report.source]);
-    if (replacesStoredFields(report.source)) replaceReport.run(...toValues(CSP_REPORT_COLUMNS, { ...report }), sources, target.id);
+    const sources = JSON.stringify([...target.sources, source]);
+    if (replacesStoredFields(source)) replaceReport.run(...row, sources, target.id);
     else updateSources.run(sources, target.id);
     return true;
   };
 
-  const storeCsp = (siteKey: string, reports: NewCspReport[], context: ReceiveContext, aggregates: Aggregates) => {
+  const storeCsp = (siteKey: string, rows: CspRow[], context: ReceiveContext, aggregates: Aggregates) => {
     const day = Math.floor(context.received_at / DAY);
+    const userAgent = context.user_agent === undefined ? null : storedText(context.user_agent);
     let stored = 0;
-    for (const report of reports) {
-      if (mergeCopy(siteKey, report, context.received_at)) continue;
+    for (const row of rows) {
+      if (mergeCopy(siteKey, row, context.received_at)) continue;
       stored += 1;
-      insertCsp.run(
-        toValues(CSP_COLUMNS, {
-          ...report, site_key: siteKey, received_at: context.received_at, user_agent: context.user_agent,
-          sources: report.source ? [report.source] : undefined,
-        }),
-      );
-      if (report.report_type != 'csp-violation' || !report.effective_directive) continue;
-      const key = `${siteKey}\n${report.effective_directive}\n${report.blocked_host}\n${day}`;
+      const source = row[CSP_ROW.source];
+      insertCsp.run(siteKey, context.received_at, userAgent, ...row, source === null ? null : storedJson([source]));
+      const directive = row[CSP_ROW.directive];
+      if (row[CSP_ROW.type] != 'csp-violation' || !directive) continue;
+      const blockedHost = row[CSP_ROW.blockedHost] as string;
+      const key = `${siteKey}\n${directive}\n${blockedHost}\n${day}`;
       const group = aggregates.csp.get(key);
       if (group) group[4] += 1;
-      else aggregates.csp.set(key, [siteKey, report.effective_directive, report.blocked_host, day, 1]);
+      else aggregates.csp.set(key, [siteKey, directive as string, blockedHost, day, 1]);
     }
     return stored;
   };
@@ -195,7 +191,7 @@ export const createReportWriter = (db: Database) => {
     write.kind == 'errors'
       ? storeErrors(write.siteKey, write.rows, write.context, aggregates)
       : write.kind == 'csp'
-        ? storeCsp(write.siteKey, write.reports, write.context, aggregates)
+        ? storeCsp(write.siteKey, write.rows, write.context, aggregates)
         : upsertSession(write.siteKey, write.session, write.context);
   const run = (write: ReportWrite, aggregates: Aggregates): number =>
     write.kind == 'barrier' ? 0 : siteWrite(write.siteKey, () => store(write, aggregates))();

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { StoredCspReport, StoredErrorReport } from '../../core/records';
 import type { CspGroup, ErrorGroupRow } from '../../core/summary';
 import type { CspEvidence, CspReportStore, ErrorReportStore } from '../contract';
+import { cspRows } from './cspRows';
 import { errorRows } from './errorRows';
 import type { ReportQueue } from './reportQueue';
 import { pagedList } from './rows';
@@ -91,7 +92,7 @@ export const sqliteReports = (
       },
     },
     csp: {
-      insert: (siteKey, reports, context) => queue.submit({ kind: 'csp', siteKey, reports, context }),
+      insert: (siteKey, reports, context) => queue.submit({ kind: 'csp', siteKey, rows: cspRows(reports), context }),
       async list(siteKey, options) {
         return listCsp(siteKey, options);
       },
