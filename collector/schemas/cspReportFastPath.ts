@@ -2,7 +2,7 @@ import { effectiveDirectiveOf } from '../core/csp/effectiveDirective';
 import type { CspReport } from '../core/records';
 import { reportUrl } from '../core/reportUrl';
 import { toCsp2Names } from './cspFieldNames';
-import { MAX_EXTRA_JSON } from './fields';
+import { everyOrNone, MAX_EXTRA_JSON } from './fields';
 
 /**
  * cspReport.ts's `cspFields` in its order, with its bounds: the CSP2 name, the stored name, what it
@@ -112,16 +112,7 @@ const MAX_REPORTS = 100;
  * fastCspReports([{ type: 'deprecation', body: {} }]); // undefined: valibot answers
  */
 export const fastCspReports = (body: unknown): CspReport[] | undefined => {
-  if (Array.isArray(body)) {
-    if (body.length < 1 || body.length > MAX_REPORTS) return undefined;
-    const reports: CspReport[] = [];
-    for (const item of body) {
-      const report = fastReportingReport(item);
-      if (!report) return undefined;
-      reports.push(report);
-    }
-    return reports;
-  }
+  if (Array.isArray(body)) return everyOrNone(body, MAX_REPORTS, fastReportingReport);
   if (!isObject(body)) return undefined;
   if (Object.hasOwn(body, 'csp-report')) {
     const inner = body['csp-report'];

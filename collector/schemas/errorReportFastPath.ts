@@ -1,6 +1,6 @@
 import { MAX_ERROR_REPORTS_PER_REQUEST } from '../../beacon/lib/wire';
 import type { ErrorReport } from '../core/records';
-import { MAX_EXTRA_JSON } from './fields';
+import { everyOrNone, MAX_EXTRA_JSON } from './fields';
 
 /** The known fields (errorReport.ts `knownFields`): any other is extra. */
 const KNOWN = new Set([
@@ -84,12 +84,5 @@ export const fastErrorReports = (value: unknown): ErrorReport[] | undefined => {
     const report = fastReport(value);
     return report && [report];
   }
-  if (value.length < 1 || value.length > MAX_ERROR_REPORTS_PER_REQUEST) return undefined;
-  const reports: ErrorReport[] = [];
-  for (const item of value) {
-    const report = fastReport(item);
-    if (!report) return undefined;
-    reports.push(report);
-  }
-  return reports;
+  return everyOrNone(value, MAX_ERROR_REPORTS_PER_REQUEST, fastReport);
 };

@@ -120,3 +120,22 @@ export const withReservedFields = <T extends { extra?: Record<string, unknown> |
  */
 export const reservedKeyOf = (raw: unknown) =>
   raw && typeof raw == 'object' ? ['__proto__', ...RESERVED_KEYS].find((name) => Object.hasOwn(raw, name)) : undefined;
+
+/**
+ * A fast path's array of 1 to `max` items, each made by `one`, or undefined as soon as one item is
+ * not in its shape (the valibot path then judges the whole body). errorReportFastPath.ts and
+ * cspReportFastPath.ts.
+ *
+ * @example
+ * everyOrNone([1, 2], 50, (n) => (n > 0 ? n : undefined)); // [1, 2]
+ */
+export const everyOrNone = <T>(items: unknown[], max: number, one: (item: unknown) => T | undefined): T[] | undefined => {
+  if (items.length < 1 || items.length > max) return undefined;
+  const made: T[] = [];
+  for (const item of items) {
+    const value = one(item);
+    if (value === undefined) return undefined;
+    made.push(value);
+  }
+  return made;
+};
