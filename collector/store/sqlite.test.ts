@@ -7,6 +7,8 @@ import { seedStore } from '../testing/seed';
 import { createSqliteStore } from './sqlite';
 import { createGroupCommit } from './sqlite/groupCommit';
 import { migrate } from './sqlite/migrations';
+import { selectCopyToMergeInto } from './awaitingCopy';
+import { awaitedSideOf } from '../core/cspCopies';
 import { readSummary } from './readSummary';
 import { describeStoreContract } from './store.contract';
 
@@ -137,4 +139,27 @@ test('a key rotation comes after the reports submitted before it, which stay wit
   await rotated;
   expect((await store.errors.list('shop2')).data.map((report) => report.error_message)).toEqual(['before the rotation']);
   await store.close();
+});
+
+test("the report a CSP copy merges into is found through csp_reports_awaiting_copy, in its order: no scan of the violation's copies, no sort", () => {
+  const db = new Database(file);
+  migrate(db);
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${selectCopyToMergeInto(() => '?')}`).all('default', 'k', 'beacon', 0, 1) as Array<{ detail: string }>;
+  db.close();
+  expect(plan.map((step) => step.detail)).toEqual([expect.stringMatching(/^SEARCH csp_reports USING INDEX csp_reports_awaiting_copy \(site_key=\? AND violation_key=\? AND awaiting=\? AND received_at>\? AND received_at<\?\)$/)]);
+});
+
+test('schema version 10 works out the side each stored violation awaits from its sources, as core/cspCopies.ts does', () => {
+  const db = new Database(file);
+  migrate(db, 9);
+  const insert = db.prepare("INSERT INTO csp_reports (site_key, received_at, report_type, violation_key, sources) VALUES ('default', 1, 'csp-violation', ?, ?)");
+  const cases: Array<[string | null, string[] | null]> = [
+    ['k', ['beacon']], ['k', ['report-uri']], ['k', ['report-to']], ['k', ['beacon', 'report-to']], ['k', ['report-uri', 'beacon']], ['k', null], [null, ['beacon']],
+  ];
+  for (const [key, sources] of cases) insert.run(key, sources && JSON.stringify(sources));
+  migrate(db);
+  const awaiting = db.prepare('SELECT awaiting FROM csp_reports ORDER BY id').pluck().all();
+  db.close();
+  expect(awaiting).toEqual(cases.map(([key, sources]) => (key && sources ? (awaitedSideOf(sources) ?? null) : null)));
+  expect(awaiting).toEqual(['browser', 'beacon', 'beacon', null, null, null, null]);
 });

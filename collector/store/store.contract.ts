@@ -296,6 +296,18 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
           expect((await store.csp.groups(shop, {})).reduce((sum, group) => sum + group.reports, 0)).toBe(stored.length);
         });
 
+        test("a popular violation (a report from each of 150 visitors, then each visitor's beacon copy): each copy merges into the oldest report still awaiting one", async () => {
+          const shop = await seed.addSite(['https://shop.example']);
+          const visitors = Array.from({ length: 150 }, (_, index) => index);
+          for (const index of visitors) expect(await seed.insertCsp(shop, [copy('report-to', { age: index })], now + index)).toBe(1);
+          for (const index of visitors) expect(await seed.insertCsp(shop, [copy('beacon')], now + 60_000 + index)).toBe(0);
+          const stored = await seed.stored('csp', shop);
+          expect(stored.map((record) => [record.age, record.sources])).toEqual(visitors.map((index) => [index, ['report-to', 'beacon']]));
+          // Every report holds both sides now: a further copy is a report of its own.
+          expect(await seed.insertCsp(shop, [copy('beacon')], now + 120_000)).toBe(1);
+          expect(await seed.stored('csp', shop)).toHaveLength(151);
+        });
+
         test('any arrival order of N beacon copies and M browser reports within the window makes max(N, M) reports, as many as groups count', async () => {
           const arrivals = fc.array(fc.tuple(fc.constantFrom(...CSP_SOURCES), fc.integer({ min: 0, max: COPY_WINDOW_MS / 2 })), { maxLength: 8 });
           await fc.assert(

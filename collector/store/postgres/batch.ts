@@ -17,10 +17,10 @@ export const CSP_REPORT_COLUMNS = [
   'disposition', 'blocked_uri', 'source_file', 'line_number', 'column_number', 'status_code', 'script_sample', 'age',
   'body', 'extra', 'blocked_host', 'source', 'violation_key',
 ] as const;
-export const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_REPORT_COLUMNS, 'sources'] as const;
+export const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_REPORT_COLUMNS, 'sources', 'awaiting'] as const;
 export const CSP_TYPES = [
   'text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'int8', 'text',
-  'float8', 'text', 'text', 'text', 'text', 'text', 'text',
+  'float8', 'text', 'text', 'text', 'text', 'text', 'text', 'text',
 ];
 
 interface SessionRow {

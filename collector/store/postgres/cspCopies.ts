@@ -1,4 +1,5 @@
-import { COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields } from '../../core/cspCopies';
+import { awaitedSideOf, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf } from '../../core/cspCopies';
+import { selectCopyToMergeInto } from '../awaitingCopy';
 import type { NewCspReport, ReceiveContext } from '../../core/records';
 import { CSP_COLUMNS, CSP_REPORT_COLUMNS, CSP_TYPES, insertRows, UPSERT_CSP_GROUPS } from './batch';
 import type { Client } from './pool';
@@ -6,10 +7,9 @@ import { param, run } from './rows';
 
 const DAY = 86_400_000;
 
-const SELECT_COPIES = `SELECT id, sources FROM csp_reports
-  WHERE site_key = $1 AND violation_key = $2 AND received_at BETWEEN $3 AND $4 ORDER BY id`;
+const SELECT_COPY = selectCopyToMergeInto((index) => `$${index}`);
 const REPLACE_REPORT = `UPDATE csp_reports SET ${CSP_REPORT_COLUMNS.map((column, index) => `"${column}" = $${index + 2}`).join(', ')},
-  sources = $${CSP_REPORT_COLUMNS.length + 2} WHERE id = $1`;
+  sources = $${CSP_REPORT_COLUMNS.length + 2}, awaiting = $${CSP_REPORT_COLUMNS.length + 3} WHERE id = $1`;
 
 /** Whether any report of a call may be a copy of a stored violation (contract.ts, CspReportStore.insert). */
 export const hasCopies = (reports: NewCspReport[]) => reports.some((report) => report.violation_key && report.source);
@@ -30,21 +30,24 @@ export const storeCspCopies = async (client: Client, siteKey: string, reports: N
     if (report.violation_key && report.source) {
       await run(client, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${siteKey}\n${report.violation_key}`], 'lock_violation');
       const { rows } = await run<{ id: number; sources: string | null }>(
-        client, SELECT_COPIES, [siteKey, report.violation_key, received_at - COPY_WINDOW_MS, received_at + COPY_WINDOW_MS], 'select_copies',
+        client, SELECT_COPY, [siteKey, report.violation_key, sideOf(report.source), received_at - COPY_WINDOW_MS, received_at + COPY_WINDOW_MS], 'select_copy',
       );
       const target = copyToMergeInto(rows.map((row) => ({ id: row.id, sources: JSON.parse(row.sources ?? '[]') as string[] })), report.source);
       if (target) {
         const sources = [...target.sources, report.source];
+        const awaiting = awaitedSideOf(sources) ?? null;
         if (replacesStoredFields(report.source)) {
-          await run(client, REPLACE_REPORT, [target.id, ...CSP_REPORT_COLUMNS.map((column) => report[column]), sources], 'replace_csp_report');
+          await run(client, REPLACE_REPORT, [target.id, ...CSP_REPORT_COLUMNS.map((column) => report[column]), sources, awaiting], 'replace_csp_report');
         } else {
-          await run(client, 'UPDATE csp_reports SET sources = $2 WHERE id = $1', [target.id, sources], 'update_csp_sources');
+          await run(client, 'UPDATE csp_reports SET sources = $2, awaiting = $3 WHERE id = $1', [target.id, sources, awaiting], 'update_csp_sources');
         }
         continue;
       }
     }
     stored += 1;
-    const row = { ...report, site_key: siteKey, received_at, user_agent, sources: report.source ? [report.source] : undefined };
+    // A report a copy may merge into awaits the other side (core/cspCopies.ts).
+    const awaiting = report.source && report.violation_key ? awaitedSideOf([report.source]) : undefined;
+    const row = { ...report, site_key: siteKey, received_at, user_agent, sources: report.source ? [report.source] : undefined, awaiting };
     await insertRows(client, 'csp_reports', CSP_COLUMNS, CSP_TYPES, [row]);
     if (report.report_type != 'csp-violation' || !report.effective_directive) continue;
     const day = Math.floor(received_at / DAY);

@@ -3,6 +3,7 @@ import { decodeCursor, encodeCursor } from '../../core/cursor';
 import { storedJson, storedText } from '../storedText';
 import type { QueryResultRow } from 'pg';
 import type { Client, Pool } from './pool';
+import { AWAITING_COLUMN } from '../awaitingCopy';
 
 export type Row = Record<string, unknown>;
 
@@ -15,11 +16,11 @@ const JSON_COLUMNS = new Set(['extra', 'body', 'payload', 'result', 'allowed_ori
 /** `status` is a JSON report in these tables, a plain word in site_actions. */
 export const WITH_JSON_STATUS = new Set([...JSON_COLUMNS, 'status']);
 
-/** A row as the API shows it: times as ISO strings, JSON columns parsed, SQL NULLs dropped (as sqlite/rows.ts). */
+/** A row as the API shows it: times as ISO strings, JSON columns parsed, SQL NULLs and the store's own lookup column (AWAITING_COLUMN) dropped (as sqlite/rows.ts). */
 export const toRecord = <T>(row: Row, jsonColumns = JSON_COLUMNS): T => {
   const record: Row = {};
   for (const [column, value] of Object.entries(row)) {
-    if (value === null) continue;
+    if (value === null || column == AWAITING_COLUMN) continue;
     record[column] = TIME_COLUMNS.has(column)
       ? new Date(value as number).toISOString()
       : jsonColumns.has(column)

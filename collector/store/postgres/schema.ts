@@ -1,4 +1,5 @@
 import { DEFAULT_SITE_KEY } from '../../core/records';
+import { AWAITING_COPY } from '../awaitingCopy';
 
 /**
  * Schema versions of the PostgreSQL store, oldest first. Version 1 is the SQLite store's schema at
@@ -190,4 +191,7 @@ export const POSTGRES_MIGRATIONS: string[] = [
    CREATE INDEX performance_metrics_by_time ON performance_metrics (site_key, name, updated_at, value);
    DROP INDEX performance_sessions_by_site_time;
    CREATE INDEX performance_sessions_by_site_time_page ON performance_sessions (site_key, updated_at, page_url);`,
+  // 5: the side each stored violation still awaits a copy from, indexed (../awaitingCopy.ts), as the
+  // SQLite store's version 10.
+  AWAITING_COPY,
 ];

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { blockedHostOf } from '../../core/blockedHost';
 import { fingerprintOf } from '../../core/fingerprint';
 import { DEFAULT_SITE_KEY, type ErrorReport } from '../../core/records';
+import { AWAITING_COPY } from '../awaitingCopy';
 
 /**
  * Schema versions, oldest first. A database records how many it has applied in
@@ -238,6 +239,10 @@ const migrations: Array<string | ((db: Database) => void)> = [
   // is rewritten at every upsert anyway (updated_at), so ingest pays nothing more.
   `DROP INDEX performance_sessions_by_site_time_page;
    CREATE INDEX performance_sessions_by_site_time_page ON performance_sessions (site_key, updated_at, page_url, received_at);`,
+  // 10: the side each stored violation still awaits a copy from (core/cspCopies.ts awaitedSideOf,
+  // read here from `sources` as it reads them), indexed in place of the violation key alone: the
+  // report a copy merges into is one index entry away, not a scan of every copy of its violation.
+  AWAITING_COPY,
 ];
 
 /** Brings `db` to the newest schema (or to `target`, for tests), one transaction per version. */

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { CspSource, PerformanceSession, ReceiveContext } from '../../core/records';
-import { COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields } from '../../core/cspCopies';
+import { awaitedSideOf, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf } from '../../core/cspCopies';
+import { selectCopyToMergeInto } from '../awaitingCopy';
 import { CSP_ROW, CSP_ROW_COLUMNS, type CspRow } from './cspRows';
 import { ERROR_ROW, ERROR_ROW_COLUMNS, type ErrorRow } from './errorRows';
 import { insertSql, positionalInsertSql, toRow } from './rows';
@@ -32,7 +33,7 @@ export type WriteOutcome =
 
 const ERROR_COLUMNS = ['site_key', 'received_at', 'user_agent', ...ERROR_ROW_COLUMNS] as const;
 
-const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_ROW_COLUMNS, 'sources'] as const;
+const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_ROW_COLUMNS, 'sources', 'awaiting'] as const;
 
 const SESSION_COLUMNS = [
   'site_key', 'session_id', 'received_at', 'updated_at', 'user_agent', 'page_url', 'navigation_type',
@@ -69,13 +70,11 @@ export const createReportWriter = (db: Database) => {
        error_type = excluded.error_type, error_name = excluded.error_name, error_message = excluded.error_message`,
   );
   const insertCsp = db.prepare(positionalInsertSql('csp_reports', CSP_COLUMNS));
-  // Copies of one violation (issue 12), through csp_reports_by_violation.
-  const selectCopies = db.prepare<[string, string, number, number], { id: number; sources: string | null }>(
-    'SELECT id, sources FROM csp_reports WHERE site_key = ? AND violation_key = ? AND received_at BETWEEN ? AND ? ORDER BY id',
-  );
-  const updateSources = db.prepare('UPDATE csp_reports SET sources = ? WHERE id = ?');
+  // Copies of one violation (issue 12), through csp_reports_awaiting_copy.
+  const selectCopy = db.prepare<[string, string, string, number, number], { id: number; sources: string | null }>(selectCopyToMergeInto(() => '?'));
+  const updateSources = db.prepare('UPDATE csp_reports SET sources = ?, awaiting = ? WHERE id = ?');
   const replaceReport = db.prepare(
-    `UPDATE csp_reports SET ${CSP_ROW_COLUMNS.map((column) => `"${column}" = ?`).join(', ')}, sources = ? WHERE id = ?`,
+    `UPDATE csp_reports SET ${CSP_ROW_COLUMNS.map((column) => `"${column}" = ?`).join(', ')}, sources = ?, awaiting = ? WHERE id = ?`,
   );
   const upsertCspGroup = db.prepare(
     `INSERT INTO csp_groups VALUES (?, ?, ?, ?, ?)
@@ -128,14 +127,15 @@ export const createReportWriter = (db: Database) => {
     const violationKey = row[CSP_ROW.violationKey] as string | null;
     const source = row[CSP_ROW.source] as CspSource | null;
     if (!violationKey || !source) return false;
-    const candidates = selectCopies
-      .all(siteKey, violationKey, receivedAt - COPY_WINDOW_MS, receivedAt + COPY_WINDOW_MS)
+    const candidates = selectCopy
+      .all(siteKey, violationKey, sideOf(source), receivedAt - COPY_WINDOW_MS, receivedAt + COPY_WINDOW_MS)
       .map((stored) => ({ id: stored.id, sources: JSON.parse(stored.sources ?? '[]') as string[] }));
     const target = copyToMergeInto(candidates, source);
     if (!target) return false;
-    const sources = JSON.stringify([...target.sources, source]);
-    if (replacesStoredFields(source)) replaceReport.run(...row, sources, target.id);
-    else updateSources.run(sources, target.id);
+    const merged = [...target.sources, source];
+    const awaiting = awaitedSideOf(merged) ?? null;
+    if (replacesStoredFields(source)) replaceReport.run(...row, JSON.stringify(merged), awaiting, target.id);
+    else updateSources.run(JSON.stringify(merged), awaiting, target.id);
     return true;
   };
 
@@ -146,8 +146,10 @@ export const createReportWriter = (db: Database) => {
     for (const row of rows) {
       if (mergeCopy(siteKey, row, context.received_at)) continue;
       stored += 1;
-      const source = row[CSP_ROW.source];
-      insertCsp.run(siteKey, context.received_at, userAgent, ...row, source === null ? null : storedJson([source]));
+      const source = row[CSP_ROW.source] as string | null;
+      // A report a copy may merge into awaits the other side (core/cspCopies.ts), as mergeCopy reads it.
+      const awaiting = source && row[CSP_ROW.violationKey] ? (awaitedSideOf([source]) ?? null) : null;
+      insertCsp.run(siteKey, context.received_at, userAgent, ...row, source === null ? null : storedJson([source]), awaiting);
       const directive = row[CSP_ROW.directive];
       if (row[CSP_ROW.type] != 'csp-violation' || !directive) continue;
       const blockedHost = row[CSP_ROW.blockedHost] as string;

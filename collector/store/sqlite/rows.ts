@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { ListOptions, Page } from '../contract';
 import { decodeCursor, encodeCursor } from '../../core/cursor';
 import { storedJson, storedText } from '../storedText';
+import { AWAITING_COLUMN } from '../awaitingCopy';
 
 export type Row = Record<string, unknown>;
 
@@ -14,11 +15,11 @@ export const JSON_COLUMNS = new Set(['extra', 'body', 'metrics', 'payload', 'res
 /** `status` is a JSON report in these tables, a plain word in site_actions. */
 export const WITH_JSON_STATUS = new Set([...JSON_COLUMNS, 'status']);
 
-/** A row as the API shows it: times as ISO strings, JSON columns parsed, SQL NULLs dropped. */
+/** A row as the API shows it: times as ISO strings, JSON columns parsed, SQL NULLs and the store's own lookup column (AWAITING_COLUMN) dropped. */
 export const toRecord = <T>(row: Row, jsonColumns = JSON_COLUMNS): T => {
   const record: Row = {};
   for (const [column, value] of Object.entries(row)) {
-    if (value === null) continue;
+    if (value === null || column == AWAITING_COLUMN) continue;
     record[column] = TIME_COLUMNS.has(column)
       ? new Date(value as number).toISOString()
       : jsonColumns.has(column)
