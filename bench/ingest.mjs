@@ -53,14 +53,23 @@ const scenarios = [
   { name: 'CSP, Reporting API array of 1', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(1)), reportsPerRequest: 1 },
   // Each report a new violation (its own blocked URL), as real traffic mostly is: every one stored.
   // The one above repeats a single report, which a collector stores once per REPEAT_WINDOW_MS (3 s).
-  { name: 'CSP, Reporting API array of 1, each distinct', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(1)), reportsPerRequest: 1, distinct: true },
+  {
+    name: 'CSP, Reporting API array of 1, each distinct', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(1)), reportsPerRequest: 1,
+    vary: (request, n) => ({ ...request, body: request.body.replace('pixel.gif', `pixel-${n}.gif`) }),
+  },
+  // One violation, each report from a new visitor (user agent): every one stored, all copies of one
+  // violation (a popular page's blocked resource), which a copy of it is matched against.
+  {
+    name: 'CSP, Reporting API array of 1, one violation from ever new visitors', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(1)), reportsPerRequest: 1,
+    vary: (request, n) => ({ ...request, headers: { ...request.headers, 'user-agent': `visitor ${n}` } }),
+  },
   { name: 'CSP, Reporting API array of 50', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(50)), reportsPerRequest: 50 },
 ];
 
-/** For a `distinct` scenario: each request's body with its own blocked URL. */
-const distinctBodies = (body) => {
+/** For a scenario that varies its requests: each request made by its `vary`, numbered. */
+const variedRequests = (vary) => {
   let n = 0;
-  return [{ setupRequest: (request) => ({ ...request, body: body.replace('pixel.gif', `pixel-${n++}.gif`) }) }];
+  return [{ setupRequest: (request) => vary(request, n++) }];
 };
 
 const load = (url, scenario, duration) =>
@@ -68,7 +77,7 @@ const load = (url, scenario, duration) =>
     autocannon(
       {
         url: url + scenario.path, connections: 50, duration, method: 'POST', headers: { 'content-type': scenario.type }, body: scenario.body,
-        ...(scenario.distinct ? { requests: distinctBodies(scenario.body) } : {}),
+        ...(scenario.vary ? { requests: variedRequests(scenario.vary) } : {}),
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     ),
