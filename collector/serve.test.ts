@@ -1,12 +1,13 @@
 // The collector as a process: TLS, a crash with SIGKILL, and a graceful SIGTERM. Needs `npm run build`.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { connect } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { exportRecords, runCli, selfSignedCertificate, spawnCollector, type CollectorProcess } from './testing/spawnCollector';
+import { CLI, exportRecords, runCli, selfSignedCertificate, spawnCollector, type CollectorProcess } from './testing/spawnCollector';
 
 let dir: string;
 let db: string;
@@ -175,4 +176,32 @@ test("--log-level warn: a browser report with Origin: null for a foreign documen
   const lines = collector.stderr().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(lines).toEqual([expect.objectContaining({ level: 'warn', method: 'POST', status: 204, foreign_reports: 1 })]);
   expect(exportRecords(db, siteKey, 'csp').map((record) => record.document_uri)).toEqual(['https://shop.example/cart']);
+});
+
+test('serve --demo answers nothing before its own sites exist and it has printed where it listens (a readiness poll, then /demo at once)', async () => {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const output = join(dir, 'stdout.txt');
+  // To a file: the child's writes are done before it answers, so what it printed is there to read.
+  const child = spawn(process.execPath, [CLI, 'serve', '--demo', '--port', String(port), '--host', '127.0.0.1', '--db', db], {
+    stdio: ['ignore', openSync(output, 'w'), 'ignore'],
+  });
+  try {
+    let answered: Response | undefined;
+    for (let tries = 0; !answered && tries < 2_000; tries++) {
+      answered = await fetch(`http://127.0.0.1:${port}/api/test-connectivity`).catch(() => undefined);
+      if (!answered) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(answered?.status).toBe(200);
+    const printed = readFileSync(output, 'utf8');
+    expect(printed).toContain(`listening on http://127.0.0.1:${port}`);
+    expect(printed).toMatch(/demo sign-in: \S+ \/ \S+/);
+    expect(await (await fetch(`http://127.0.0.1:${port}/demo`)).text()).toContain('data-site-key="demo"');
+  } finally {
+    child.kill('SIGKILL');
+  }
 });

@@ -143,6 +143,12 @@ export const serve = async (args: string[], io: CliIO) => {
     logRequestMinimumStatus: minimumStatus,
     logError,
   });
+  // Requests wait until the collector's own sites exist (the dashboard's, the demo's) and it has
+  // said where it listens: those need its URL, so it listens first (with --port 0 the URL is known
+  // only then). A request to /demo or a readiness poll never sees a half-started collector.
+  let started!: () => void;
+  let starting: Promise<void> | undefined = new Promise((resolve) => (started = resolve));
+  app.use(() => starting);
   const { server, url } = await listen(app, { port, host, tls });
   publicUrl ||= url;
   // The dashboard's own CSP reports (core/dashboardPolicy.ts) are stored under this site.
@@ -159,6 +165,8 @@ export const serve = async (args: string[], io: CliIO) => {
       io.out(`demo sign-in: ${demo.email} / ${demo.password} (a new password at every start)`);
     }
   }
+  starting = undefined;
+  started();
   let closing = false;
   // Graceful shutdown: stop accepting, let the requests in flight finish (their writes commit
   // before they are answered), commit what is queued, close the file, exit.
