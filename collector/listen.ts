@@ -33,5 +33,14 @@ export const listen = async (app: H3, { port, host, tls }: { port: number; host:
   if (nodeServer) nodeServer.httpAllowHalfOpen = true;
   await server.ready();
   const address = server.node?.server?.address() as AddressInfo;
-  return { server, url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}` };
+  return { server, url: listenUrl({ host, port: address.port, tls }) };
 };
+
+/**
+ * The URL a collector listening on `host`:`port` is reached at.
+ *
+ * @example
+ * listenUrl({ host: '::1', port: 8787 }); // 'http://[::1]:8787'
+ */
+export const listenUrl = ({ host, port, tls }: { host: string; port: number; tls?: unknown }) =>
+  `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -178,7 +178,7 @@ test("--log-level warn: a browser report with Origin: null for a foreign documen
   expect(exportRecords(db, siteKey, 'csp').map((record) => record.document_uri)).toEqual(['https://shop.example/cart']);
 });
 
-test('serve --demo answers nothing before its own sites exist and it has printed where it listens (a readiness poll, then /demo at once)', async () => {
+test('serve --demo --port P answers nothing before its own sites exist and it has printed where it listens (a readiness poll, then /demo at once)', async () => {
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port: free } = probe.address() as AddressInfo;

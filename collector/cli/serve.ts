@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { loadSigningKey } from '../agents/updates';
 import { createCollector } from '../app';
-import { listen } from '../listen';
+import { listen, listenUrl } from '../listen';
 import { hashPassword, newPassword } from '../core/passwords';
 import { DASHBOARD_SITE_KEY, DEMO_SITE_KEY, DEMO_USER_EMAIL } from '../core/records';
 import { BEACON_FILE } from './beaconFile';
@@ -143,17 +143,21 @@ export const serve = async (args: string[], io: CliIO) => {
     logRequestMinimumStatus: minimumStatus,
     logError,
   });
-  // Requests wait until the collector's own sites exist (the dashboard's, the demo's) and it has
-  // said where it listens: those need its URL, so it listens first (with --port 0 the URL is known
-  // only then). A request to /demo or a readiness poll never sees a half-started collector.
-  let started!: () => void;
-  let starting: Promise<void> | undefined = new Promise((resolve) => (started = resolve));
-  app.use(() => starting);
+  // The collector's own sites (the dashboard's, whose CSP reports core/dashboardPolicy.ts files
+  // there, and the demo's) need its URL. Known before it listens (a --public-url, or a --port):
+  // set up first, so that nothing is answered before they exist, and what it prints is printed in
+  // the same turn as it starts listening. With --port 0, only once it listens.
+  const setUp = async (appUrl: string) => {
+    await store.sites.put({ site_key: DASHBOARD_SITE_KEY, name: 'sitebeacon dashboard', allowed_origins: [new URL(appUrl).origin] });
+    return values.demo ? await startDemo(store, appUrl) : undefined;
+  };
+  publicUrl ||= port ? listenUrl({ host, port, tls }) : '';
+  let demo = publicUrl ? await setUp(publicUrl) : undefined;
   const { server, url } = await listen(app, { port, host, tls });
-  publicUrl ||= url;
-  // The dashboard's own CSP reports (core/dashboardPolicy.ts) are stored under this site.
-  await store.sites.put({ site_key: DASHBOARD_SITE_KEY, name: 'sitebeacon dashboard', allowed_origins: [new URL(publicUrl).origin] });
-  const demo = values.demo ? await startDemo(store, publicUrl) : undefined;
+  if (!publicUrl) {
+    publicUrl = url;
+    demo = await setUp(publicUrl);
+  }
   if (values.json) {
     io.out(JSON.stringify({ url, public_url: publicUrl, db: printableLocation(database), dashboard: `${publicUrl}/`, ...(demo ? { demo: `${publicUrl}/demo`, demo_user: demo } : {}) }));
   } else {
@@ -165,8 +169,6 @@ export const serve = async (args: string[], io: CliIO) => {
       io.out(`demo sign-in: ${demo.email} / ${demo.password} (a new password at every start)`);
     }
   }
-  starting = undefined;
-  started();
   let closing = false;
   // Graceful shutdown: stop accepting, let the requests in flight finish (their writes commit
   // before they are answered), commit what is queued, close the file, exit.
