@@ -106,7 +106,8 @@ export const dashboardBench = async ({ reports = 1_000_000, loads = 5 } = {}) =>
   try {
     const seeded = await seedDashboardSite({ file: db, reports });
     const { password } = JSON.parse(execFileSync(process.execPath, [CLI, 'user', 'add', '--email', 'bench@shop.example', '--db', db, '--json'], { encoding: 'utf8' }));
-    server = await startServer(serveArgs(db, '--host', '127.0.0.1'));
+    // Warnings and errors only: a request log line per asset and API call would fill the bench's output.
+    server = await startServer(serveArgs(db, '--host', '127.0.0.1', '--log-level', 'warn'));
     browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     // Signs in as the form does; each load's context starts with the cookie.
     const signIn = await browser.newContext();
