@@ -1,3 +1,5 @@
+import { MAX_EXTRA_JSON } from './fields';
+
 /**
  * CSP2 field names (`{"csp-report": {...}}`, spec section 2) and the names the Reporting API
  * (camelCase, https://w3c.github.io/webappsec-csp/#reporting) and older WebKit use for them.
@@ -16,6 +18,9 @@ const ALIASES: Record<string, string[]> = {
   'status-code': ['statusCode'],
   'script-sample': ['sample', 'scriptSample'],
 };
+/** Reporting API batches are small; a larger array is not a browser's (the CSP endpoints' bound). */
+export const MAX_CSP_REPORTS = 100;
+
 /** Each alias: the CSP2 name it stands for, and its rank among that name's candidates (the CSP2 name itself is 0). */
 const ALIAS_OF: ReadonlyMap<string, readonly [name: string, rank: number]> = new Map(
   Object.entries(ALIASES).flatMap(([name, aliases]) => aliases.map((alias, index) => [alias, [name, index + 1]] as const)),
@@ -53,4 +58,29 @@ export const toCsp2Names = (sent: Record<string, unknown>) => {
   }
   if (chosen) for (const name of CSP2_NAMES) if (name in chosen && !(name in renamed)) renamed[name] = chosen[name]![1];
   return renamed;
+};
+
+/**
+ * The last step of every CSP report's shaping (cspReport.ts's CspBodySchema and its fast path):
+ * `effective_directive` becomes the bare, known directive `effective` (issue 12,
+ * core/csp/effectiveDirective.ts), the one `sent`, when it differs, kept as it came in `extra`;
+ * `violated_directive` stays as sent or else is the effective one (the Reporting API has only the
+ * effective directive; CSP2 readers expect violated-directive); then `extra`, within MAX_EXTRA_JSON.
+ *
+ * @example
+ * withDirectives({ report_type: 'csp-violation' }, 'img-src', "img-src 'self'", undefined);
+ * // { ..., effective_directive: 'img-src', violated_directive: "img-src 'self'", extra: { 'effective-directive': "img-src 'self'" } }
+ */
+export const withDirectives = (
+  report: Record<string, unknown>,
+  effective: string | undefined,
+  sent: string | undefined,
+  extra: Record<string, unknown> | undefined,
+) => {
+  report.effective_directive = effective;
+  report.violated_directive ??= sent ?? effective;
+  const kept = sent !== undefined && sent !== effective ? { ...extra, 'effective-directive': sent } : extra;
+  if (kept && JSON.stringify(kept).length <= MAX_EXTRA_JSON) report.extra = kept;
+  else if (extra) report.extra = extra;
+  return report;
 };

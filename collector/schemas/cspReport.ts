@@ -2,10 +2,10 @@ import * as v from 'valibot';
 import { effectiveDirectiveOf } from '../core/csp/effectiveDirective';
 import type { CspReport } from '../core/records';
 import { reportUrl } from '../core/reportUrl';
-import { toCsp2Names } from './cspFieldNames';
+import { MAX_CSP_REPORTS, toCsp2Names, withDirectives } from './cspFieldNames';
 import { fastCspReports } from './cspReportFastPath';
 import { describeIssues } from './describeIssues';
-import { bounded, MAX_EXTRA_JSON, optionalBounded, optionalCount, optionalNumber, splitExtra, withoutNulls, withReservedFields } from './fields';
+import { bounded, isObject, optionalBounded, optionalCount, optionalNumber, splitExtra, withoutNulls, withReservedFields } from './fields';
 
 /** A URL field: bounded, then as CSP3 strips URLs for reports (core/reportUrl.ts). */
 const reportedUrl = (max: number) => v.pipe(bounded(max), v.transform(reportUrl));
@@ -35,16 +35,8 @@ const CspBodySchema = v.pipe(
     const { extra, ...known } = splitExtra<{ extra?: Record<string, unknown> } & Record<string, unknown>>(body, cspFields);
     const report: Record<string, unknown> = { report_type: 'csp-violation' };
     for (const [name, value] of Object.entries(known)) report[name.replace(/-/g, '_')] = value;
-    // A bare, known effective directive (issue 12, core/csp/effectiveDirective.ts); the one sent, when
-    // it differs, is kept as it came in `extra`, as are the violated-directive's own words.
     const sent = body['effective-directive'];
-    report.effective_directive = effectiveDirectiveOf(sent, body['violated-directive']);
-    // The Reporting API has only the effective directive; CSP2 readers expect violated-directive.
-    report.violated_directive ??= sent ?? report.effective_directive;
-    const kept = sent !== undefined && sent !== report.effective_directive ? { ...extra, 'effective-directive': sent } : extra;
-    if (kept && JSON.stringify(kept).length <= MAX_EXTRA_JSON) report.extra = kept;
-    else if (extra) report.extra = extra;
-    return report as unknown as CspReport;
+    return withDirectives(report, effectiveDirectiveOf(sent, body['violated-directive']), sent, extra) as unknown as CspReport;
   }),
 );
 
@@ -61,7 +53,6 @@ const MAX_OTHER_BODY_JSON = 8192;
 
 type Parsed = { success: true; output: CspReport } | { success: false; issues: v.BaseIssue<unknown>[] };
 
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value == 'object' && !Array.isArray(value);
 
 const fromReportingReport = (input: unknown): Parsed => {
   // Null means absent in the envelope too (`"age": null`).
@@ -92,8 +83,6 @@ const fromReportingReport = (input: unknown): Parsed => {
   };
 };
 
-/** Reporting API batches are small; a larger array is not a browser's. */
-const MAX_REPORTS = 100;
 
 type CspParseResult = { success: true; output: CspReport[] } | { success: false; message: string };
 
@@ -112,7 +101,7 @@ const parseCspReports = (body: unknown): CspParseResult => {
   const fail = (issues: v.BaseIssue<unknown>[], where = '') => ({ success: false as const, message: where + describeIssues(issues) });
   if (Array.isArray(body)) {
     if (!body.length) return { success: false, message: 'the array is empty' };
-    if (body.length > MAX_REPORTS) return { success: false, message: `an array holds at most ${MAX_REPORTS} reports` };
+    if (body.length > MAX_CSP_REPORTS) return { success: false, message: `an array holds at most ${MAX_CSP_REPORTS} reports` };
     const output: CspReport[] = [];
     for (const [index, item] of body.entries()) {
       const parsed = fromReportingReport(item);

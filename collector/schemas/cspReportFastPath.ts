@@ -1,8 +1,8 @@
 import { effectiveDirectiveOf } from '../core/csp/effectiveDirective';
 import type { CspReport } from '../core/records';
 import { reportUrl } from '../core/reportUrl';
-import { toCsp2Names } from './cspFieldNames';
-import { everyOrNone, MAX_EXTRA_JSON } from './fields';
+import { MAX_CSP_REPORTS, toCsp2Names, withDirectives } from './cspFieldNames';
+import { boundedExtra, everyOrNone, isObject } from './fields';
 
 /**
  * cspReport.ts's `cspFields` in its order, with its bounds: the CSP2 name, the stored name, what it
@@ -27,15 +27,6 @@ const KNOWN: ReadonlySet<string> = new Set(FIELDS.map(([name]) => name));
 
 /** Keys valibot skips and fields.ts puts back (withReservedFields): their reports take valibot's path. */
 const isReservedKey = (name: string) => name == '__proto__' || name == 'constructor' || name == 'prototype';
-
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value == 'object' && !Array.isArray(value);
-
-/** A null-prototype copy of some entries, as fields.ts's `dictionary` makes `extra`. */
-const dictionary = (entries: Array<[string, unknown]>) => {
-  const object = Object.create(null) as Record<string, unknown>;
-  for (const [name, value] of entries) object[name] = value;
-  return object;
-};
 
 /**
  * A body on CSP2 names (toCsp2Names) as CspBodySchema makes it, or undefined to leave it to valibot.
@@ -68,15 +59,8 @@ const fastCspBody = (renamed: Record<string, unknown>, documentUri?: string): Cs
     if (isReservedKey(name)) return undefined;
     if (!KNOWN.has(name)) others.push([name, renamed[name]]);
   }
-  // From here on, CspBodySchema's transform, step for step.
-  const json = JSON.stringify(dictionary(others));
-  const extra = json.length > 2 && json.length <= MAX_EXTRA_JSON ? dictionary(others) : undefined;
-  report.effective_directive = effective;
-  report.violated_directive ??= sent ?? effective;
-  const kept = sent !== undefined && sent !== effective ? { ...extra, 'effective-directive': sent } : extra;
-  if (kept && JSON.stringify(kept).length <= MAX_EXTRA_JSON) report.extra = kept;
-  else if (extra) report.extra = extra;
-  return report as unknown as CspReport;
+  // As CspBodySchema's transform ends.
+  return withDirectives(report, effective, sent, boundedExtra(others)) as unknown as CspReport;
 };
 
 /** A Reporting API `csp-violation` report, as cspReport.ts's fromReportingReport makes it; undefined for any other. */
@@ -96,9 +80,6 @@ const fastReportingReport = (input: unknown): CspReport | undefined => {
   return report;
 };
 
-/** The most reports of one Reporting API array (cspReport.ts MAX_REPORTS). */
-const MAX_REPORTS = 100;
-
 /**
  * The CSP endpoints' body in its common shapes (issue 13: the CSP path was slower than before the
  * seams were laid, and valibot was its largest share), in one pass: a Reporting API array of
@@ -112,7 +93,7 @@ const MAX_REPORTS = 100;
  * fastCspReports([{ type: 'deprecation', body: {} }]); // undefined: valibot answers
  */
 export const fastCspReports = (body: unknown): CspReport[] | undefined => {
-  if (Array.isArray(body)) return everyOrNone(body, MAX_REPORTS, fastReportingReport);
+  if (Array.isArray(body)) return everyOrNone(body, MAX_CSP_REPORTS, fastReportingReport);
   if (!isObject(body)) return undefined;
   if (Object.hasOwn(body, 'csp-report')) {
     const inner = body['csp-report'];

@@ -74,6 +74,21 @@ const dictionary = (entries: Iterable<readonly [string, unknown]>) => {
 };
 
 /**
+ * The fields beyond the known ones as `extra` (a null-prototype object), or undefined when there are
+ * none or their JSON is over MAX_EXTRA_JSON characters.
+ *
+ * @example
+ * boundedExtra([['release', '1.2.0']]); // { release: '1.2.0' }
+ */
+export const boundedExtra = (entries: ReadonlyArray<readonly [string, unknown]>) => {
+  const json = JSON.stringify(dictionary(entries));
+  return json.length > 2 && json.length <= MAX_EXTRA_JSON ? dictionary(entries) : undefined;
+};
+
+/** A JSON object: not null, not an array. */
+export const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value == 'object' && !Array.isArray(value);
+
+/**
  * Splits a loosely parsed object into its known fields and `extra` (the rest, kept when its JSON
  * is at most MAX_EXTRA_JSON characters). "Known" means an own key of `known`: `toString` or
  * `hasOwnProperty` in a report are extra fields, not Object.prototype's. `extra` has no prototype.
@@ -85,8 +100,8 @@ export const splitExtra = <T>(input: Record<string, unknown>, known: Record<stri
     if (Object.hasOwn(known, name)) record[name] = value;
     else extra.push([name, value]);
   }
-  const json = JSON.stringify(dictionary(extra));
-  if (json.length > 2 && json.length <= MAX_EXTRA_JSON) record.extra = dictionary(extra);
+  const kept = boundedExtra(extra);
+  if (kept) record.extra = kept;
   return record as T;
 };
 
