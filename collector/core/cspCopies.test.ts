@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { copyToMergeInto, CSP_SOURCES, replacesStoredFields, violationKeyOf, type CspSource } from './cspCopies';
+import { awaitedByNewReport, awaitedSideOf, copyToMergeInto, CSP_SOURCES, replacesStoredFields, violationKeyOf, type CspSource } from './cspCopies';
 
 const violation = {
   report_type: 'csp-violation',
@@ -69,4 +69,15 @@ test('any arrival order of N beacon copies and M browser reports of one violatio
       }
     }),
   );
+});
+
+test('a stored report awaits the side it lacks: a new violation with a source awaits the other side, anything else nothing', () => {
+  expect(awaitedSideOf(['beacon'])).toBe('browser');
+  expect(awaitedSideOf(['report-uri'])).toBe('beacon');
+  expect(awaitedSideOf(['report-to', 'beacon'])).toBeUndefined();
+  expect(awaitedSideOf([])).toBeUndefined();
+  expect(awaitedByNewReport('3f2a9c1b7e0d4a61', 'report-to')).toBe('beacon');
+  expect(awaitedByNewReport('3f2a9c1b7e0d4a61', 'beacon')).toBe('browser');
+  expect(awaitedByNewReport(undefined, 'beacon')).toBeUndefined();
+  expect(awaitedByNewReport('3f2a9c1b7e0d4a61', null)).toBeUndefined();
 });

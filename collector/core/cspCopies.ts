@@ -42,6 +42,17 @@ export const awaitedSideOf = (sources: readonly string[]): CopySide | undefined 
 };
 
 /**
+ * The side a report stored anew awaits: the other side than its own, for a violation with a source
+ * (what copies are matched against); none for any other report, which no copy merges into.
+ *
+ * @example
+ * awaitedByNewReport('3f2a9c1b7e0d4a61', 'report-uri'); // 'beacon'
+ * awaitedByNewReport(undefined, 'beacon');               // undefined
+ */
+export const awaitedByNewReport = (violationKey: string | null | undefined, source: string | null | undefined) =>
+  violationKey && source ? awaitedSideOf([source]) : undefined;
+
+/**
  * The key two copies of one violation share: the same document, effective directive, blocked URI
  * and position (line and column; absent and 0 both mean "unknown", and so does a column without a
  * line). The source file is left out:

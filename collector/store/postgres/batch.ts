@@ -2,6 +2,7 @@ import type { NewCspReport, NewErrorReport, PerformanceSession, ReceiveContext }
 import type { Client } from './pool';
 import { storedText } from '../storedText';
 import { param } from './rows';
+import { CSP_COLUMNS } from '../cspReportColumns';
 
 const DAY = 86_400_000;
 
@@ -11,13 +12,7 @@ export const ERROR_COLUMNS = [
 ] as const;
 const ERROR_TYPES = ['text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'float8', 'text', 'int8', 'text', 'text'];
 
-/** A CSP report's own fields: what a merged browser report replaces (core/cspCopies.ts, cspCopies.ts here). */
-export const CSP_REPORT_COLUMNS = [
-  'report_type', 'document_uri', 'referrer', 'violated_directive', 'effective_directive', 'original_policy',
-  'disposition', 'blocked_uri', 'source_file', 'line_number', 'column_number', 'status_code', 'script_sample', 'age',
-  'body', 'extra', 'blocked_host', 'source', 'violation_key',
-] as const;
-export const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_REPORT_COLUMNS, 'sources', 'awaiting'] as const;
+/** The types of CSP_COLUMNS (../cspReportColumns.ts), in order. */
 export const CSP_TYPES = [
   'text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'int8', 'text',
   'float8', 'text', 'text', 'text', 'text', 'text', 'text', 'text',

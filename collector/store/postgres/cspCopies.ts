@@ -1,7 +1,8 @@
-import { awaitedSideOf, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf } from '../../core/cspCopies';
+import { awaitedByNewReport, awaitedSideOf, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf } from '../../core/cspCopies';
 import { selectCopyToMergeInto } from '../awaitingCopy';
 import type { NewCspReport, ReceiveContext } from '../../core/records';
-import { CSP_COLUMNS, CSP_REPORT_COLUMNS, CSP_TYPES, insertRows, UPSERT_CSP_GROUPS } from './batch';
+import { CSP_COLUMNS, CSP_REPORT_COLUMNS } from '../cspReportColumns';
+import { CSP_TYPES, insertRows, UPSERT_CSP_GROUPS } from './batch';
 import type { Client } from './pool';
 import { param, run } from './rows';
 
@@ -45,8 +46,7 @@ export const storeCspCopies = async (client: Client, siteKey: string, reports: N
       }
     }
     stored += 1;
-    // A report a copy may merge into awaits the other side (core/cspCopies.ts).
-    const awaiting = report.source && report.violation_key ? awaitedSideOf([report.source]) : undefined;
+    const awaiting = awaitedByNewReport(report.violation_key, report.source);
     const row = { ...report, site_key: siteKey, received_at, user_agent, sources: report.source ? [report.source] : undefined, awaiting };
     await insertRows(client, 'csp_reports', CSP_COLUMNS, CSP_TYPES, [row]);
     if (report.report_type != 'csp-violation' || !report.effective_directive) continue;

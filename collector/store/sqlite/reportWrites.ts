@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import type { CspSource, PerformanceSession, ReceiveContext } from '../../core/records';
-import { awaitedSideOf, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf } from '../../core/cspCopies';
+import { awaitedByNewReport, awaitedSideOf, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf } from '../../core/cspCopies';
 import { selectCopyToMergeInto } from '../awaitingCopy';
-import { CSP_ROW, CSP_ROW_COLUMNS, type CspRow } from './cspRows';
+import { CSP_COLUMNS, CSP_REPORT_COLUMNS } from '../cspReportColumns';
+import { CSP_ROW, type CspRow } from './cspRows';
 import { ERROR_ROW, ERROR_ROW_COLUMNS, type ErrorRow } from './errorRows';
 import { insertSql, positionalInsertSql, toRow } from './rows';
 import { underSite } from './underSite';
@@ -32,8 +33,6 @@ export type WriteOutcome =
   | { ok: false; error: { message: string; code?: string | undefined; unknownSite?: string | undefined } };
 
 const ERROR_COLUMNS = ['site_key', 'received_at', 'user_agent', ...ERROR_ROW_COLUMNS] as const;
-
-const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_ROW_COLUMNS, 'sources', 'awaiting'] as const;
 
 const SESSION_COLUMNS = [
   'site_key', 'session_id', 'received_at', 'updated_at', 'user_agent', 'page_url', 'navigation_type',
@@ -74,7 +73,7 @@ export const createReportWriter = (db: Database) => {
   const selectCopy = db.prepare<[string, string, string, number, number], { id: number; sources: string | null }>(selectCopyToMergeInto(() => '?'));
   const updateSources = db.prepare('UPDATE csp_reports SET sources = ?, awaiting = ? WHERE id = ?');
   const replaceReport = db.prepare(
-    `UPDATE csp_reports SET ${CSP_ROW_COLUMNS.map((column) => `"${column}" = ?`).join(', ')}, sources = ?, awaiting = ? WHERE id = ?`,
+    `UPDATE csp_reports SET ${CSP_REPORT_COLUMNS.map((column) => `"${column}" = ?`).join(', ')}, sources = ?, awaiting = ? WHERE id = ?`,
   );
   const upsertCspGroup = db.prepare(
     `INSERT INTO csp_groups VALUES (?, ?, ?, ?, ?)
@@ -147,8 +146,7 @@ export const createReportWriter = (db: Database) => {
       if (mergeCopy(siteKey, row, context.received_at)) continue;
       stored += 1;
       const source = row[CSP_ROW.source] as string | null;
-      // A report a copy may merge into awaits the other side (core/cspCopies.ts), as mergeCopy reads it.
-      const awaiting = source && row[CSP_ROW.violationKey] ? (awaitedSideOf([source]) ?? null) : null;
+      const awaiting = awaitedByNewReport(row[CSP_ROW.violationKey] as string | null, source) ?? null;
       insertCsp.run(siteKey, context.received_at, userAgent, ...row, source === null ? null : storedJson([source]), awaiting);
       const directive = row[CSP_ROW.directive];
       if (row[CSP_ROW.type] != 'csp-violation' || !directive) continue;
