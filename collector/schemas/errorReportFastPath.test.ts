@@ -1,13 +1,12 @@
 // The error reports' fast path (issue 18) against the valibot schema it stands in for: on any JSON
 // it either steps aside or gives exactly valibot's output, and the schema the endpoints use answers
 // every input as valibot alone does.
-import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import * as v from 'valibot';
 import { expect, test } from 'vitest';
 import { errorReport } from '../../bench/ingest.mjs';
 import { ErrorReportsSchema, ErrorReportsValibotSchema } from './errorReport';
 import { fastErrorReports } from './errorReportFastPath';
+import { expectAsValibot, expectSame } from '../testing/expectAsValibot';
 
 const KNOWN = ['error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp', 'session_id', 'count'];
 
@@ -40,14 +39,6 @@ const reportText = fc
 const likelyValid = fc
   .tuple(fc.nat(100), fc.array(fc.tuple(key, fieldValue), { maxLength: 3 }))
   .map(([i, entries]) => JSON.stringify({ ...errorReport(i), ...Object.fromEntries(entries.filter(([name]) => !['__proto__'].includes(name))) }));
-/**
- * Node's deep strict equality: prototypes (null ones, of `extra`) and own keys. Vitest's
- * toStrictEqual compares `.constructor`, which is an own field of a null-prototype `extra` that
- * carries one ({"constructor": {...}}), so two equal copies would differ.
- */
-const expectSame = (actual: unknown, expected: unknown) =>
-  expect(isDeepStrictEqual(actual, expected), `${JSON.stringify(actual)}\n!=\n${JSON.stringify(expected)}`).toBe(true);
-
 const body = fc.oneof(
   reportText,
   likelyValid,
@@ -59,19 +50,7 @@ test('on any JSON the fast path steps aside or gives exactly what valibot gives'
   let fast = 0;
   fc.assert(
     fc.property(body, (text) => {
-      const input = JSON.parse(text);
-      const reference = v.safeParse(ErrorReportsValibotSchema, input);
-      const shortcut = fastErrorReports(JSON.parse(text));
-      if (shortcut) {
-        fast++;
-        expect(reference.success).toBe(true);
-        expectSame(shortcut, reference.output);
-      }
-      // The endpoints' schema answers as valibot alone does, issues included.
-      const served = v.safeParse(ErrorReportsSchema, JSON.parse(text));
-      expect(served.success).toBe(reference.success);
-      if (served.success) expectSame(served.output, reference.output);
-      else expect(served.issues.map((issue) => issue.message)).toEqual(reference.issues!.map((issue) => issue.message));
+      if (expectAsValibot(text, { fast: fastErrorReports, valibot: ErrorReportsValibotSchema, served: ErrorReportsSchema })) fast++;
     }),
     { numRuns: 2000, seed: 20261123 },
   );
