@@ -64,6 +64,9 @@ const scenarios = [
     vary: (request, n) => ({ ...request, headers: { ...request.headers, 'user-agent': `visitor ${n}` } }),
   },
   { name: 'CSP, Reporting API array of 50', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(50)), reportsPerRequest: 50 },
+  // A flood of broken bodies, the cheapest attack: every one answered 400 invalid_json (its non-2xx
+  // are the answers), nothing stored. It must not cost more than a valid report.
+  { name: 'invalid JSON, single (answered 400)', path: '/api/error-reports', type: 'application/json', body: '{"error_type": "javascript_error", "error_message": ', reportsPerRequest: 0 },
 ];
 
 /** For a scenario that varies its requests: each request made by its `vary`, numbered. */
