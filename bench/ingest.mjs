@@ -47,7 +47,7 @@ export const cspBatch = (size) =>
     },
   }));
 
-const scenarios = [
+export const scenarios = [
   { name: 'error report, single', path: '/api/error-reports', type: 'application/json', body: JSON.stringify(errorReport()), reportsPerRequest: 1 },
   { name: 'error reports, batch of 50', path: '/api/error-reports', type: 'application/json', body: JSON.stringify(Array.from({ length: 50 }, (_, i) => errorReport(i))), reportsPerRequest: 50 },
   { name: 'CSP, Reporting API array of 1', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(1)), reportsPerRequest: 1 },
@@ -75,11 +75,12 @@ const variedRequests = (vary) => {
   return [{ setupRequest: (request) => vary(request, n++) }];
 };
 
-const load = (url, scenario, duration) =>
+/** Loads `url` with one of `scenarios` for `duration` s at `connections`; resolves with autocannon's result. */
+export const load = (url, scenario, duration, connections = 50) =>
   new Promise((resolve, reject) =>
     autocannon(
       {
-        url: url + scenario.path, connections: 50, duration, method: 'POST', headers: { 'content-type': scenario.type }, body: scenario.body,
+        url: url + scenario.path, connections, duration, method: 'POST', headers: { 'content-type': scenario.type }, body: scenario.body,
         ...(scenario.vary ? { requests: variedRequests(scenario.vary) } : {}),
       },
       (error, result) => (error ? reject(error) : resolve(result)),

@@ -1,31 +1,20 @@
 // Ingest on PostgreSQL (issue 15): `sitebeacon serve --database-url` as one process, and as two
 // processes on one database with the load split between them (the bench's own round-robin: half
-// the connections to each), beside the SQLite rows of bench/ingest.mjs, for single error reports
-// and batches of 50. Each figure is the median of BENCH_RUNS runs (default 3) of BENCH_DURATION s.
+// the connections to each), beside the SQLite rows of bench/ingest.mjs, for single error reports,
+// batches of 50, and CSP arrays of 1 (each a distinct violation) and of 50. Each figure is the median of BENCH_RUNS runs (default 3) of BENCH_DURATION s.
 // The database: SITEBEACON_BENCH_DATABASE_URL (a server of yours; a database is created and dropped
 // in it per run), else a throw-away server from the system's PostgreSQL with fsync on.
 // Run alone: BENCH_DURATION=1 BENCH_RUNS=1 node bench/postgres.mjs
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { startPostgresServer } from '../collector/testing/postgresServer.mjs';
-import { errorReport } from './ingest.mjs';
+import { load, scenarios as ingestScenarios } from './ingest.mjs';
 import { CLI, startServer } from './startServer.mjs';
 
-const scenarios = [
-  { name: 'error report, single', body: JSON.stringify(errorReport()), reportsPerRequest: 1 },
-  { name: 'error reports, batch of 50', body: JSON.stringify(Array.from({ length: 50 }, (_, i) => errorReport(i))), reportsPerRequest: 50 },
-];
+const SCENARIOS = ['error report, single', 'error reports, batch of 50', 'CSP, Reporting API array of 1, each distinct', 'CSP, Reporting API array of 50'];
+const scenarios = SCENARIOS.map((name) => ingestScenarios.find((scenario) => scenario.name == name));
 const CONNECTIONS = 50;
-
-const load = (url, body, connections, duration) =>
-  new Promise((resolve, reject) =>
-    autocannon(
-      { url: `${url}/api/error-reports`, connections, duration, method: 'POST', headers: { 'content-type': 'application/json' }, body },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    ),
-  );
 
 const admin = async (url, sql) => {
   const client = new pg.Client({ connectionString: url });
@@ -65,7 +54,7 @@ const measure = async (postgres, scenario, processes, duration) => {
   try {
     // One after the other: the first migrates the new database.
     for (let i = 0; i < processes; i++) collectors.push(await startServer(args));
-    const results = await Promise.all(collectors.map((collector) => load(collector.url, scenario.body, CONNECTIONS / processes, duration)));
+    const results = await Promise.all(collectors.map((collector) => load(collector.url, scenario, duration, CONNECTIONS / processes)));
     const requestsPerSecond = results.reduce((sum, result) => sum + result.requests.average, 0);
     return {
       requestsPerSecond,

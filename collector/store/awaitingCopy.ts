@@ -18,12 +18,12 @@ export const AWAITING_COPY = `ALTER TABLE csp_reports ADD COLUMN awaiting TEXT;
 /**
  * The stored report a copy from `side` merges into (core/cspCopies.ts copyToMergeInto): the oldest
  * of its violation, within the window, awaiting that side. Parameters in order: site key, violation
- * key, side, window start, window end; `?` placeholders (SQLite), `$n` for PostgreSQL.
+ * key, side, window start, window end. SQLite's lookup, one per copy on the writer's own connection;
+ * PostgreSQL reads those of a whole batch in one statement (postgres/cspCopies.ts SELECT_COPIES).
  */
-export const selectCopyToMergeInto = (placeholder: (index: number) => string) =>
-  `SELECT id, sources FROM csp_reports
-   WHERE site_key = ${placeholder(1)} AND violation_key = ${placeholder(2)} AND awaiting = ${placeholder(3)}
-     AND received_at BETWEEN ${placeholder(4)} AND ${placeholder(5)}
+export const SELECT_COPY_TO_MERGE_INTO = `SELECT id, sources FROM csp_reports
+   WHERE site_key = ? AND violation_key = ? AND awaiting = ?
+     AND received_at BETWEEN ? AND ?
    ORDER BY received_at, id LIMIT 1`;
 
 /** The column of AWAITING_COPY: each store's own lookup, never part of a record (rows.ts toRecord). */

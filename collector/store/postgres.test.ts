@@ -8,7 +8,7 @@ import { createPostgresStore } from './postgres';
 import { migratePostgres } from './postgres/migrations';
 import { createPool } from './postgres/pool';
 import { POSTGRES_MIGRATIONS } from './postgres/schema';
-import { selectCopyToMergeInto } from './awaitingCopy';
+import { SELECT_COPIES } from './postgres/cspCopies';
 import { UnknownSiteError } from './unknownSiteError';
 import { describeStoreContract } from './store.contract';
 
@@ -59,15 +59,15 @@ describe('PostgreSQL store', () => {
     await pool.end();
   });
 
-  test("the report a CSP copy merges into is read from csp_reports_awaiting_copy in its order: no scan of the violation's copies, no sort", async () => {
+  test("the reports CSP copies merge into are read from csp_reports_awaiting_copy in its order: no scan of a violation's copies, no sort", async () => {
     await (await open()).close();
-    const literals = ["'default'", "'k'", "'beacon'", '0', '1'];
+    const literals = ["ARRAY['default', 'default']", "ARRAY['k', 'l']", "ARRAY['beacon', 'browser']", 'ARRAY[0, 0]', 'ARRAY[1, 1]', 'ARRAY[1, 2]'];
     // On an empty table a sequential scan is as good as any: the plan that matters is the one with rows.
     const client = new pg.Client({ connectionString: schema.url });
     await client.connect();
     try {
       await client.query('SET enable_seqscan = off');
-      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${selectCopyToMergeInto((index) => literals[index - 1]!)}`);
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${SELECT_COPIES.replace(/\$(\d)/g, (_, index: string) => literals[Number(index) - 1]!)}`);
       const lines = rows.map((row) => row['QUERY PLAN']).join('\n');
       expect(lines).toMatch(/Index (Only )?Scan using csp_reports_awaiting_copy on csp_reports/);
       expect(lines).not.toMatch(/Sort/);

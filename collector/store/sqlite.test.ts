@@ -7,7 +7,7 @@ import { seedStore } from '../testing/seed';
 import { createSqliteStore } from './sqlite';
 import { createGroupCommit } from './sqlite/groupCommit';
 import { migrate } from './sqlite/migrations';
-import { selectCopyToMergeInto } from './awaitingCopy';
+import { SELECT_COPY_TO_MERGE_INTO } from './awaitingCopy';
 import { awaitedSideOf } from '../core/cspCopies';
 import { readSummary } from './readSummary';
 import { describeStoreContract } from './store.contract';
@@ -144,7 +144,7 @@ test('a key rotation comes after the reports submitted before it, which stay wit
 test("the report a CSP copy merges into is found through csp_reports_awaiting_copy, in its order: no scan of the violation's copies, no sort", () => {
   const db = new Database(file);
   migrate(db);
-  const plan = db.prepare(`EXPLAIN QUERY PLAN ${selectCopyToMergeInto(() => '?')}`).all('default', 'k', 'beacon', 0, 1) as Array<{ detail: string }>;
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${SELECT_COPY_TO_MERGE_INTO}`).all('default', 'k', 'beacon', 0, 1) as Array<{ detail: string }>;
   db.close();
   expect(plan.map((step) => step.detail)).toEqual([expect.stringMatching(/^SEARCH csp_reports USING INDEX csp_reports_awaiting_copy \(site_key=\? AND violation_key=\? AND awaiting=\? AND received_at>\? AND received_at<\?\)$/)]);
 });

@@ -322,6 +322,41 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
             { numRuns: 25 },
           );
         });
+
+        test('copies arriving at once (one group commit, and two processes) are matched as one after the other would be: max(N, M) reports, each counted once', async () => {
+          const other = seedStore(await reopen());
+          const arrivals = fc.array(fc.tuple(fc.constantFrom(...CSP_SOURCES), fc.integer({ min: 0, max: COPY_WINDOW_MS / 2 }), fc.boolean()), { maxLength: 12 });
+          await fc.assert(
+            fc.asyncProperty(arrivals, async (sequence) => {
+              const shop = await seed.addSite(['https://shop.example']);
+              const storedAnew = await Promise.all(
+                sequence.map(([source, offset, elsewhere]) => (elsewhere ? other : seed).insertCsp(shop, [copy(source)], now + offset)),
+              );
+              const beacon = sequence.filter(([source]) => source == 'beacon').length;
+              const expected = Math.max(beacon, sequence.length - beacon);
+              const stored = await seed.stored('csp', shop);
+              expect(stored).toHaveLength(expected);
+              expect(storedAnew.reduce((sum, count) => sum + count, 0)).toBe(expected);
+              expect((await store.csp.groups(shop, {}))[0]?.reports ?? 0).toBe(expected);
+              // Each merged report holds one copy from each side, and none holds two from one.
+              for (const record of stored) expect(new Set(record.sources!.map((source) => source == 'beacon')).size).toBe(record.sources!.length);
+            }),
+            { numRuns: 25 },
+          );
+        });
+
+        test('one call of many copies: each merges into the oldest stored report awaiting its side, or into a report stored before it in the call', async () => {
+          const shop = await seed.addSite(['https://shop.example']);
+          expect(await seed.insertCsp(shop, [copy('report-to', { age: 1 }), copy('report-to', { age: 2 })], now)).toBe(2);
+          expect(await seed.insertCsp(shop, [copy('beacon'), copy('beacon'), copy('beacon'), copy('report-uri', { age: 4 }), copy('beacon')], now + 1_000)).toBe(2);
+          const stored = await seed.stored('csp', shop);
+          expect(stored.map((record) => [record.age ?? null, record.sources])).toEqual([
+            [1, ['report-to', 'beacon']],
+            [2, ['report-to', 'beacon']],
+            [4, ['beacon', 'report-uri']],
+            [null, ['beacon']],
+          ]);
+        });
       });
 
       test('a performance session is created, then each metric keeps its latest value', async () => {

@@ -1,8 +1,10 @@
 import type { NewCspReport, NewErrorReport, PerformanceSession, ReceiveContext } from '../../core/records';
 import type { Client } from './pool';
 import { storedText } from '../storedText';
-import { param } from './rows';
+import { columns, param } from './rows';
 import { CSP_COLUMNS } from '../cspReportColumns';
+import { CSP_TYPES } from './cspTypes';
+import { storeCspCopies, type CopiesCall, type CspRow } from './cspCopies';
 
 const DAY = 86_400_000;
 
@@ -12,11 +14,6 @@ export const ERROR_COLUMNS = [
 ] as const;
 const ERROR_TYPES = ['text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'float8', 'text', 'int8', 'text', 'text'];
 
-/** The types of CSP_COLUMNS (../cspReportColumns.ts), in order. */
-export const CSP_TYPES = [
-  'text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'int8', 'text',
-  'float8', 'text', 'text', 'text', 'text', 'text', 'text', 'text',
-];
 
 interface SessionRow {
   site_key: string;
@@ -45,8 +42,10 @@ interface SessionRow {
 export class Batch {
   readonly errors: Array<Record<string, unknown>> = [];
   readonly errorGroups = new Map<string, unknown[]>();
-  readonly csp: Array<Record<string, unknown>> = [];
+  readonly csp: CspRow[] = [];
   readonly cspGroups = new Map<string, unknown[]>();
+  /** Calls whose CSP reports may be copies of one violation: matched when the batch is written (cspCopies.ts). */
+  readonly cspCopies: CopiesCall[] = [];
   readonly sessions = new Map<string, SessionRow>();
 
   /** Adds error reports and folds them into `error_groups` as sqlite/reports.ts does. */
@@ -71,17 +70,30 @@ export class Batch {
   }
 
   /** Adds CSP reports (none of them a copy to merge: cspCopies.ts) and folds the violations into `csp_groups`. */
-  addCsp(siteKey: string, reports: NewCspReport[], { received_at, user_agent }: ReceiveContext) {
-    const day = Math.floor(received_at / DAY);
-    for (const report of reports) {
-      this.csp.push({ ...report, site_key: siteKey, received_at, user_agent, sources: report.source ? [report.source] : undefined });
-      if (report.report_type != 'csp-violation' || !report.effective_directive) continue;
-      const key = `${siteKey}\n${report.effective_directive}\n${report.blocked_host}\n${day}`;
-      const group = this.cspGroups.get(key) ?? [siteKey, report.effective_directive, report.blocked_host, day, 0];
-      group[4] = (group[4] as number) + 1;
-      this.cspGroups.set(key, group);
-    }
+  addCsp(siteKey: string, reports: NewCspReport[], context: ReceiveContext) {
+    for (const report of reports) this.addCspRow(siteKey, report, context, report.source ? [report.source] : undefined, undefined);
     return reports.length;
+  }
+
+  /**
+   * Adds CSP reports of which some may be copies of one violation: they are matched against the
+   * stored ones when the batch is written, in its transaction (cspCopies.ts). Resolves to how
+   * many were stored anew, once the batch is written.
+   */
+  addCspCopies(siteKey: string, reports: NewCspReport[], context: ReceiveContext) {
+    return new Promise<number>((stored) => this.cspCopies.push({ siteKey, reports, context, stored }));
+  }
+
+  private addCspRow(siteKey: string, report: NewCspReport, { received_at, user_agent }: ReceiveContext, sources: string[] | undefined, awaiting: string | undefined) {
+    const row: CspRow = { ...report, site_key: siteKey, received_at, user_agent, sources, awaiting };
+    this.csp.push(row);
+    if (report.report_type != 'csp-violation' || !report.effective_directive) return row;
+    const day = Math.floor(received_at / DAY);
+    const key = `${siteKey}\n${report.effective_directive}\n${report.blocked_host}\n${day}`;
+    const group = this.cspGroups.get(key) ?? [siteKey, report.effective_directive, report.blocked_host, day, 0];
+    group[4] = (group[4] as number) + 1;
+    this.cspGroups.set(key, group);
+    return row;
   }
 
   /** Adds a session upsert: a later one of the same session in this batch merges into it. */
@@ -115,6 +127,7 @@ export class Batch {
   async write(client: Client) {
     if (this.errors.length) await insertRows(client, 'error_reports', ERROR_COLUMNS, ERROR_TYPES, this.errors);
     if (this.errorGroups.size) await client.query({ name: 'upsert_error_groups', text: UPSERT_ERROR_GROUPS, values: columns(sorted(this.errorGroups), 10) });
+    if (this.cspCopies.length) await storeCspCopies(client, this.cspCopies, (...row) => this.addCspRow(...row));
     if (this.csp.length) await insertRows(client, 'csp_reports', CSP_COLUMNS, CSP_TYPES, this.csp);
     if (this.cspGroups.size) await client.query({ name: 'upsert_csp_groups', text: UPSERT_CSP_GROUPS, values: columns(sorted(this.cspGroups), 5) });
     if (this.sessions.size) await this.writeSessions(client);
@@ -146,12 +159,9 @@ export class Batch {
 
 const sorted = (map: Map<string, unknown[]>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row.map(param));
 
-/** Rows as one array per column: what `unnest($1::type[], ...)` takes. */
-const columns = (rows: unknown[][], width: number) => Array.from({ length: width }, (_, column) => rows.map((row) => row[column]));
-
 const unnest = (types: string[]) => `SELECT * FROM unnest(${types.map((type, index) => `$${index + 1}::${type}[]`).join(', ')})`;
 
-export const insertRows = (client: Client, table: string, names: readonly string[], types: string[], records: Array<Record<string, unknown>>) =>
+const insertRows = (client: Client, table: string, names: readonly string[], types: string[], records: Array<Record<string, unknown>>) =>
   client.query({
     name: `insert_${table}`,
     text: `INSERT INTO ${table} (${names.map((name) => `"${name}"`).join(', ')}) ${unnest(types)}`,
@@ -165,7 +175,7 @@ const UPSERT_ERROR_GROUPS = `INSERT INTO error_groups (site_key, fingerprint, da
     last_seen = greatest(error_groups.last_seen, excluded.last_seen), error_type = excluded.error_type,
     error_name = excluded.error_name, error_message = excluded.error_message`;
 
-export const UPSERT_CSP_GROUPS = `INSERT INTO csp_groups (site_key, directive, blocked_host, day, reports)
+const UPSERT_CSP_GROUPS = `INSERT INTO csp_groups (site_key, directive, blocked_host, day, reports)
   ${unnest(['text', 'text', 'text', 'int8', 'int8'])}
   ON CONFLICT (site_key, directive, blocked_host, day) DO UPDATE SET reports = csp_groups.reports + excluded.reports`;
 

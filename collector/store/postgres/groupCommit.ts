@@ -145,9 +145,9 @@ export const createGroupCommit = (pool: Pool, { maxInFlight = 1 }: { maxInFlight
     setImmediate(start);
   };
 
-  /** Queues a write for the next group commit; resolves after that commit. */
-  const write = <T>(entry: GroupWrite<T>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
+  /** Queues a write for the next group commit; resolves after that commit (to what its `add` or `run` gave, awaited). */
+  const write = <T>(entry: GroupWrite<T>): Promise<Awaited<T>> =>
+    new Promise<Awaited<T>>((resolve, reject) => {
       pending.push({ ...entry, resolve: resolve as (value: unknown) => void, reject });
       schedule();
     });

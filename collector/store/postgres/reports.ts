@@ -1,7 +1,7 @@
 import type { StoredCspReport, StoredErrorReport } from '../../core/records';
 import type { CspGroup, ErrorGroupRow } from '../../core/summary';
 import type { CspEvidence, CspReportStore, ErrorReportStore } from '../contract';
-import { hasCopies, storeCspCopies } from './cspCopies';
+import { hasCopies } from './cspCopies';
 import type { Write } from './groupCommit';
 import type { Pool } from './pool';
 import { pagedList, run } from './rows';
@@ -86,12 +86,10 @@ export const postgresReports = (
       },
     },
     csp: {
-      // Reports that may be copies of a stored violation are matched one by one (cspCopies.ts); the
-      // others, the common case, go into the group's multi-row INSERT.
+      // Reports that may be copies of a stored violation are matched against the stored ones when the
+      // group's batch is written (cspCopies.ts); the others go straight into its multi-row INSERT.
       insert: (siteKey, reports, context) =>
-        hasCopies(reports)
-          ? write({ siteKey, run: (client) => storeCspCopies(client, siteKey, reports, context) })
-          : write({ siteKey, add: (batch) => batch.addCsp(siteKey, reports, context) }),
+        write({ siteKey, add: (batch) => (hasCopies(reports) ? batch.addCspCopies(siteKey, reports, context) : batch.addCsp(siteKey, reports, context)) }),
       list: listCsp,
       async groups(siteKey, { since, limit } = {}) {
         return (await run<CspGroup>(pool, CSP_GROUPS, range(siteKey, since, limit), 'csp_groups')).rows;

@@ -40,6 +40,9 @@ export const param = (value: unknown) =>
         ? storedJson(value)
         : value;
 
+/** Rows as one array per column: what `unnest($1::type[], ...)` takes. */
+export const columns = (rows: unknown[][], width: number) => Array.from({ length: width }, (_, column) => rows.map((row) => row[column]));
+
 /**
  * A query with every value as param() makes it: a key or URL from a request with a NUL in it finds
  * nothing instead of failing. `name` makes it a prepared statement (once per connection).

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { CspSource, PerformanceSession, ReceiveContext } from '../../core/records';
 import { awaitedByNewReport, awaitedSideOf, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf } from '../../core/cspCopies';
-import { selectCopyToMergeInto } from '../awaitingCopy';
+import { SELECT_COPY_TO_MERGE_INTO } from '../awaitingCopy';
 import { CSP_COLUMNS, CSP_REPORT_COLUMNS } from '../cspReportColumns';
 import { CSP_ROW, type CspRow } from './cspRows';
 import { ERROR_ROW, ERROR_ROW_COLUMNS, type ErrorRow } from './errorRows';
@@ -70,7 +70,7 @@ export const createReportWriter = (db: Database) => {
   );
   const insertCsp = db.prepare(positionalInsertSql('csp_reports', CSP_COLUMNS));
   // Copies of one violation (issue 12), through csp_reports_awaiting_copy.
-  const selectCopy = db.prepare<[string, string, string, number, number], { id: number; sources: string | null }>(selectCopyToMergeInto(() => '?'));
+  const selectCopy = db.prepare<[string, string, string, number, number], { id: number; sources: string | null }>(SELECT_COPY_TO_MERGE_INTO);
   const updateSources = db.prepare('UPDATE csp_reports SET sources = ?, awaiting = ? WHERE id = ?');
   const replaceReport = db.prepare(
     `UPDATE csp_reports SET ${CSP_REPORT_COLUMNS.map((column) => `"${column}" = ?`).join(', ')}, sources = ?, awaiting = ? WHERE id = ?`,
