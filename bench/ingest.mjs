@@ -64,6 +64,15 @@ export const scenarios = [
     vary: (request, n) => ({ ...request, headers: { ...request.headers, 'user-agent': `visitor ${n}` } }),
   },
   { name: 'CSP, Reporting API array of 50', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(50)), reportsPerRequest: 50 },
+  // The array above holds 7 distinct reports, and repeats them: after the first request its reports
+  // are repeats (REPEAT_WINDOW_MS), and are not stored. Here every report is a new violation.
+  {
+    name: 'CSP, Reporting API array of 50, each distinct', path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(50)), reportsPerRequest: 50,
+    vary: (request, n) => {
+      let k = 0;
+      return { ...request, body: request.body.replace(/pixel\.gif/g, () => `pixel-${n}-${k++}.gif`) };
+    },
+  },
   // A flood of broken bodies, the cheapest attack: every one answered 400 invalid_json (its non-2xx
   // are the answers), nothing stored. It must not cost more than a valid report.
   { name: 'invalid JSON, single (answered 400)', path: '/api/error-reports', type: 'application/json', body: '{"error_type": "javascript_error", "error_message": ', reportsPerRequest: 0 },

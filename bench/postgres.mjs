@@ -1,7 +1,7 @@
 // Ingest on PostgreSQL (issue 15): `sitebeacon serve --database-url` as one process, and as two
 // processes on one database with the load split between them (the bench's own round-robin: half
 // the connections to each), beside the SQLite rows of bench/ingest.mjs, for single error reports,
-// batches of 50, and CSP arrays of 1 (each a distinct violation) and of 50. Each figure is the median of BENCH_RUNS runs (default 3) of BENCH_DURATION s.
+// batches of 50, and CSP arrays of 1 and of 50 (each report a distinct violation). Each figure is the median of BENCH_RUNS runs (default 3) of BENCH_DURATION s.
 // The database: SITEBEACON_BENCH_DATABASE_URL (a server of yours; a database is created and dropped
 // in it per run), else a throw-away server from the system's PostgreSQL with fsync on.
 // Run alone: BENCH_DURATION=1 BENCH_RUNS=1 node bench/postgres.mjs
@@ -12,7 +12,7 @@ import { startPostgresServer } from '../collector/testing/postgresServer.mjs';
 import { load, scenarios as ingestScenarios } from './ingest.mjs';
 import { CLI, startServer } from './startServer.mjs';
 
-const SCENARIOS = ['error report, single', 'error reports, batch of 50', 'CSP, Reporting API array of 1, each distinct', 'CSP, Reporting API array of 50'];
+const SCENARIOS = ['error report, single', 'error reports, batch of 50', 'CSP, Reporting API array of 1, each distinct', 'CSP, Reporting API array of 50, each distinct'];
 const scenarios = SCENARIOS.map((name) => ingestScenarios.find((scenario) => scenario.name == name));
 const CONNECTIONS = 50;
 
