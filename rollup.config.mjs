@@ -137,7 +137,7 @@ export default [
   {
     // The collector, its CLI and its library entry, for Node; sitebeacon/playwright, which starts
     // the same collector in the test worker (shared code goes to chunks/).
-    input: { cli: 'collector/cli.ts', collector: 'collector/index.ts', playwright: 'playwright/index.ts' },
+    input: { cli: 'collector/cli.ts', serveThread: 'collector/serveThread.ts', collector: 'collector/index.ts', playwright: 'playwright/index.ts' },
     output: {
       dir: 'dist',
       format: 'es',

@@ -11,6 +11,8 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   /** Everything on standard input (`user add --password-stdin`); process.stdin when not given. */
   stdin?: () => Promise<string>;
+  /** How `serve` learns it is to stop gracefully; SIGINT and SIGTERM when not given. */
+  onStop?: (stop: () => void) => void;
 }
 
 /** Reads standard input to its end. */

@@ -104,7 +104,7 @@ const openWritableStore = async (database: string, sync: Sync) => {
 };
 
 /**
- * `sitebeacon serve`: the collector on `--host`:`--port` until SIGINT or SIGTERM. Prints its URL
+ * `sitebeacon serve`: the collector on `--host`:`--port` until SIGINT or SIGTERM (or `io.onStop`). Prints its URL
  * once it listens: as text, or with `--json` as one line `{"url", "public_url", "db", "dashboard"[, "demo", "demo_user"]}`
  * that tools (collector/testing/spawnCollector.ts) read.
  */
@@ -187,6 +187,6 @@ export const serve = async (args: string[], io: CliIO) => {
     await store.close();
     process.exit(0);
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  if (io.onStop) io.onStop(shutdown);
+  else for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, shutdown);
 };
