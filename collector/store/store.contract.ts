@@ -345,6 +345,23 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
           );
         });
 
+        test('copies arriving at once whose windows differ: each merges into the oldest report awaiting it within its own window', async () => {
+          const shop = await seed.addSite(['https://shop.example']);
+          for (const offset of [0, 1, 5]) expect(await seed.insertCsp(shop, [copy('report-to', { age: offset })], now + offset)).toBe(1);
+          // The first copy's window starts at now + 3: of the three, only the last is within it.
+          const storedAnew = await Promise.all([
+            seed.insertCsp(shop, [copy('beacon')], now + COPY_WINDOW_MS + 3),
+            seed.insertCsp(shop, [copy('beacon')], now + COPY_WINDOW_MS),
+          ]);
+          expect(storedAnew).toEqual([0, 0]);
+          const stored = await seed.stored('csp', shop);
+          expect(stored.map((record) => [record.age, record.sources])).toEqual([
+            [0, ['report-to', 'beacon']],
+            [1, ['report-to']],
+            [5, ['report-to', 'beacon']],
+          ]);
+        });
+
         test('one call of many copies: each merges into the oldest stored report awaiting its side, or into a report stored before it in the call', async () => {
           const shop = await seed.addSite(['https://shop.example']);
           expect(await seed.insertCsp(shop, [copy('report-to', { age: 1 }), copy('report-to', { age: 2 })], now)).toBe(2);

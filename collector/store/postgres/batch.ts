@@ -14,7 +14,6 @@ export const ERROR_COLUMNS = [
 ] as const;
 const ERROR_TYPES = ['text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'float8', 'text', 'int8', 'text', 'text'];
 
-
 interface SessionRow {
   site_key: string;
   session_id: string;

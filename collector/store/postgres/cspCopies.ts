@@ -69,67 +69,59 @@ interface Merge {
  * statements whatever their number (issue 18: one lock, one SELECT and one INSERT per report before).
  * The violations' advisory locks are taken first, in one statement: a second collector storing a
  * copy of one of them waits for this COMMIT, and then sees these rows (READ COMMITTED). One SELECT
- * reads the stored reports each copy may merge into; the calls' reports are then matched in order,
+ * reads the stored reports the copies may merge into; the calls' reports are then matched in order,
  * each against those and against the rows this batch inserts before it, as copyToMergeInto() says;
  * merges into stored reports are written by at most two UPDATEs, and the rest goes to `addRow`
  * (the batch's one INSERT). Each call's `stored` receives how many of its reports it stored anew.
  */
 export const storeCspCopies = async (client: Client, calls: CopiesCall[], addRow: AddCspRow) => {
-  const copies = calls.flatMap(({ siteKey, reports, context }) =>
-    reports.flatMap((report) => (report.violation_key && report.source ? [{ siteKey, report, context }] : [])),
-  );
-  // A copy matches reports of its site and violation that await its side: its "triple".
-  const tripleOf = (siteKey: string, violationKey: string, side: string) => `${siteKey}\n${violationKey}\n${side}`;
-  const wanted = new Map<string, number>();
-  for (const { siteKey, report } of copies) {
-    const triple = tripleOf(siteKey, report.violation_key!, sideOf(report.source!));
-    wanted.set(triple, (wanted.get(triple) ?? 0) + 1);
+  // A copy matches the reports of its site and violation that await its side: its "triple". One
+  // lookup per triple reads the first `wanted` (its number of copies) stored candidates within
+  // the calls' windows: copies before one take at most wanted - 1, so the one it merges into is
+  // among them, unless the calls' windows differ and older candidates, outside its own window,
+  // filled the list (a copy of the oldest call's first millisecond): that copy reads its own (firstCandidate).
+  const lookups = new Map<string, Lookup>();
+  for (const { siteKey, reports, context } of calls) {
+    for (const report of reports) {
+      if (!report.violation_key || !report.source) continue;
+      const side = sideOf(report.source);
+      const triple = `${siteKey}\n${report.violation_key}\n${side}`;
+      const lookup = lookups.get(triple) ?? { index: lookups.size + 1, siteKey, violationKey: report.violation_key, side, since: Infinity, until: -Infinity, wanted: 0, found: [] };
+      lookup.since = Math.min(lookup.since, context.received_at - COPY_WINDOW_MS);
+      lookup.until = Math.max(lookup.until, context.received_at + COPY_WINDOW_MS);
+      lookup.wanted += 1;
+      lookups.set(triple, lookup);
+    }
   }
-  // One lookup per triple and arrival time: the first `wanted` stored candidates in that arrival's
-  // window. Copies before this one can take at most wanted - 1 of them, so the one this copy merges
-  // into, if any, is among them.
-  const lookups = new Map<string, { index: number; values: unknown[] }>();
-  for (const { siteKey, report, context } of copies) {
-    const side = sideOf(report.source!);
-    const triple = tripleOf(siteKey, report.violation_key!, side);
-    const key = `${triple}\n${context.received_at}`;
-    if (lookups.has(key)) continue;
-    const values = [siteKey, report.violation_key, side, context.received_at - COPY_WINDOW_MS, context.received_at + COPY_WINDOW_MS, wanted.get(triple)];
-    lookups.set(key, { index: lookups.size + 1, values: values.map(param) });
-  }
-  const found = new Map<number, Candidate[]>();
-  if (copies.length) {
-    const violations = [...new Set(copies.map(({ siteKey, report }) => `${siteKey}\n${report.violation_key}`))].sort();
+  if (lookups.size) {
+    const violations = [...new Set([...lookups.values()].map((lookup) => `${lookup.siteKey}\n${lookup.violationKey}`))].sort();
     await client.query({ name: 'lock_violations', text: LOCK_VIOLATIONS, values: [violations.map(param)] });
+    const byIndex = new Map([...lookups.values()].map((lookup) => [lookup.index, lookup]));
     const { rows } = await client.query<{ n: number; id: number; sources: string | null; received_at: number }>({
       name: 'select_copies',
       text: SELECT_COPIES,
-      values: columns([...lookups.values()].map((lookup) => lookup.values), 6),
+      values: columns([...lookups.values()].map(({ siteKey, violationKey, side, since, until, wanted }) => [siteKey, violationKey, side, since, until, wanted].map(param)), 6),
     });
-    for (const row of rows) {
-      const list = found.get(row.n) ?? [];
-      list.push({ id: row.id, received_at: row.received_at, sources: JSON.parse(row.sources ?? '[]') as string[] });
-      found.set(row.n, list);
-    }
+    for (const row of rows) byIndex.get(row.n)!.found.push({ id: row.id, received_at: row.received_at, sources: parseSources(row.sources) });
   }
 
-  // Stored candidates as they change during this batch (by id), and the rows it inserts (by triple).
-  const storedById = new Map<number, Candidate>();
+  // Stored candidates as this batch changes them (by id), the rows it inserts (by triple), and what it updates.
+  const merged = new Map<number, Candidate>();
   const inserted = new Map<string, Candidate[]>();
   const merges = new Map<number, Merge>();
-  const byArrival = (a: Candidate, b: Candidate) => a.received_at - b.received_at || (a.id === undefined ? 1 : 0) - (b.id === undefined ? 1 : 0) || (a.id ?? 0) - (b.id ?? 0);
   for (const { siteKey, reports, context, stored } of calls) {
     let storedAnew = 0;
     for (const report of reports) {
       if (report.violation_key && report.source) {
-        const triple = tripleOf(siteKey, report.violation_key, sideOf(report.source));
-        const since = context.received_at - COPY_WINDOW_MS;
-        const until = context.received_at + COPY_WINDOW_MS;
-        const candidates = [
-          ...(found.get(lookups.get(`${triple}\n${context.received_at}`)!.index) ?? []).map((candidate) => storedById.get(candidate.id!) ?? candidate),
-          ...(inserted.get(triple) ?? []).filter((candidate) => candidate.received_at >= since && candidate.received_at <= until),
-        ].sort(byArrival);
-        const target = copyToMergeInto(candidates, report.source);
+        const lookup = lookups.get(`${siteKey}\n${report.violation_key}\n${sideOf(report.source)}`)!;
+        const inWindow = (candidate: Candidate) => Math.abs(candidate.received_at - context.received_at) <= COPY_WINDOW_MS;
+        const pending = (inserted.get(`${lookup.siteKey}\n${lookup.violationKey}\n${lookup.side}`) ?? []).filter(inWindow);
+        const storedCandidates = lookup.found.map((candidate) => merged.get(candidate.id!) ?? candidate).filter(inWindow);
+        let target = copyToMergeInto([...storedCandidates, ...pending].sort(byArrival), report.source);
+        if (!target && lookup.found.length == lookup.wanted) {
+          const own = await firstCandidate(client, lookup, context.received_at, [...merged.keys()]);
+          target = copyToMergeInto([...(own ? [own] : []), ...pending].sort(byArrival), report.source);
+        }
         if (target) {
           target.sources = [...target.sources, report.source];
           const awaiting = awaitedSideOf(target.sources) ?? null;
@@ -138,9 +130,8 @@ export const storeCspCopies = async (client: Client, calls: CopiesCall[], addRow
             target.row.awaiting = awaiting;
             if (replacesStoredFields(report.source)) for (const column of CSP_REPORT_COLUMNS) target.row[column] = report[column];
           } else {
-            storedById.set(target.id!, target);
-            const earlier = merges.get(target.id!);
-            const replaceWith = replacesStoredFields(report.source) ? report : earlier?.replaceWith;
+            merged.set(target.id!, target);
+            const replaceWith = replacesStoredFields(report.source) ? report : merges.get(target.id!)?.replaceWith;
             merges.set(target.id!, { id: target.id!, sources: target.sources, awaiting, ...(replaceWith ? { replaceWith } : {}) });
           }
           continue;
@@ -149,10 +140,11 @@ export const storeCspCopies = async (client: Client, calls: CopiesCall[], addRow
       storedAnew += 1;
       const awaiting = awaitedByNewReport(report.violation_key, report.source);
       const row = addRow(siteKey, report, context, report.source ? [report.source] : undefined, awaiting);
-      if (awaiting) {
-        const triple = tripleOf(siteKey, report.violation_key!, awaiting);
-        inserted.set(triple, [...(inserted.get(triple) ?? []), { received_at: context.received_at, sources: row.sources!, row }]);
-      }
+      if (!awaiting) continue;
+      const triple = `${siteKey}\n${report.violation_key}\n${awaiting}`;
+      const list = inserted.get(triple) ?? [];
+      list.push({ received_at: context.received_at, sources: row.sources!, row });
+      inserted.set(triple, list);
     }
     stored(storedAnew);
   }
@@ -164,4 +156,36 @@ export const storeCspCopies = async (client: Client, calls: CopiesCall[], addRow
     .filter((merge) => merge.replaceWith)
     .map((merge) => [merge.id, param(merge.sources), merge.awaiting, ...CSP_REPORT_COLUMNS.map((column) => param(merge.replaceWith![column]))]);
   if (replacing.length) await client.query({ name: 'replace_csp_reports', text: REPLACE_REPORTS, values: columns(replacing, 3 + CSP_REPORT_COLUMNS.length) });
+};
+
+/** One lookup of SELECT_COPIES: a triple, the union of its copies' windows, and what it found. */
+interface Lookup {
+  index: number;
+  siteKey: string;
+  violationKey: string;
+  side: string;
+  since: number;
+  until: number;
+  wanted: number;
+  found: Candidate[];
+}
+
+const parseSources = (sources: string | null) => JSON.parse(sources ?? '[]') as string[];
+
+/** Candidates in csp_reports_awaiting_copy's order: by arrival, stored ones (by id) before this batch's own at one time. */
+const byArrival = (a: Candidate, b: Candidate) =>
+  a.received_at - b.received_at || Number(a.id === undefined) - Number(b.id === undefined) || (a.id ?? 0) - (b.id ?? 0);
+
+const FIRST_CANDIDATE = `SELECT id, sources, received_at FROM csp_reports
+  WHERE site_key = $1 AND violation_key = $2 AND awaiting = $3 AND received_at BETWEEN $4 AND $5 AND id <> ALL($6::int8[])
+  ORDER BY received_at, id LIMIT 1`;
+
+/** The first stored candidate in one copy's own window, other than those this batch merged into. */
+const firstCandidate = async (client: Client, lookup: Lookup, receivedAt: number, mergedIds: number[]): Promise<Candidate | undefined> => {
+  const { rows } = await client.query<{ id: number; sources: string | null; received_at: number }>({
+    name: 'first_copy_candidate',
+    text: FIRST_CANDIDATE,
+    values: [param(lookup.siteKey), param(lookup.violationKey), lookup.side, receivedAt - COPY_WINDOW_MS, receivedAt + COPY_WINDOW_MS, mergedIds],
+  });
+  return rows[0] && { id: rows[0].id, received_at: rows[0].received_at, sources: parseSources(rows[0].sources) };
 };
