@@ -32,3 +32,23 @@ test('expired keys are let go as time passes: memory holds the window, not maxKe
   expect(recent.seen('k99500')).toBe(true);
   expect(recent.seen('k98000')).toBe(false);
 });
+
+test("a key forgotten and seen again, or past maxKeys, is let go by its latest sighting's time, not an earlier one's", () => {
+  let time = 0;
+  const recent = createRecentKeys({ windowMs: 1000, maxKeys: 2, now: () => time });
+  expect(recent.seen('a')).toBe(false);
+  recent.forget('a');
+  time = 500;
+  expect(recent.seen('a')).toBe(false);
+  // Its first sighting (at 0) has expired; the one at 500 has not.
+  time = 1200;
+  expect(recent.seen('a')).toBe(true);
+  expect(recent.seen('b')).toBe(false);
+  // A third key: the oldest held (a, from 500) is forgotten; b stays.
+  expect(recent.seen('c')).toBe(false);
+  expect(recent.size()).toBe(2);
+  expect(recent.seen('b')).toBe(true);
+  expect(recent.seen('a')).toBe(false);
+  time = 1600;
+  expect(recent.seen('c')).toBe(true);
+});

@@ -4,6 +4,11 @@
  * seen within the window, and remembers it from now when it was not; `forget(key)` undoes that.
  * Per process: each collector has its own.
  *
+ * The keys are also queued in the order they were remembered, and the oldest are let go from
+ * that queue's head: a Map is never iterated from its start, which after many deletions walks
+ * every deleted entry first (issue 18: with 20,000 new keys a second, that walk took half of the
+ * HTTP thread's time).
+ *
  * @example
  * const recent = createRecentKeys({ windowMs: 3000 });
  * recent.seen('a'); // false
@@ -19,21 +24,32 @@ export const createRecentKeys = ({
   now?: () => number;
 }) => {
   const keys = new Map<string, number>();
+  // The queue: the key and time of each sighting remembered, oldest at `head`. A key forgotten or
+  // remembered again since keeps its old entry here, which is skipped (its time is not the Map's).
+  let queuedKeys: string[] = [];
+  let queuedTimes: number[] = [];
+  let head = 0;
+  /** Lets go of the oldest queued sighting: its key too, unless that key was remembered since. */
+  const dropOldest = () => {
+    const key = queuedKeys[head]!;
+    if (keys.get(key) === queuedTimes[head]) keys.delete(key);
+    head += 1;
+    // The queue's consumed part is cut off once it is half of it: each entry is moved once at most.
+    if (head >= 1024 && head * 2 >= queuedKeys.length) {
+      queuedKeys = queuedKeys.slice(head);
+      queuedTimes = queuedTimes.slice(head);
+      head = 0;
+    }
+  };
   return {
     seen(key: string): boolean {
       const time = now();
-      // Keys are in the order they were remembered: the expired ones are at the front, and are
-      // forgotten as time passes, so memory holds the window's keys, not maxKeys (issue 18).
-      for (const [oldest, at] of keys) {
-        if (time - at <= windowMs) break;
-        keys.delete(oldest);
-      }
-      const at = keys.get(key);
-      if (at !== undefined && time - at <= windowMs) return true;
-      // Map order is insertion order: re-inserting keeps the newest keys at the end.
-      keys.delete(key);
-      if (keys.size >= maxKeys) keys.delete(keys.keys().next().value!);
+      while (head < queuedKeys.length && time - queuedTimes[head]! > windowMs) dropOldest();
+      if (keys.has(key)) return true;
+      while (keys.size >= maxKeys) dropOldest();
       keys.set(key, time);
+      queuedKeys.push(key);
+      queuedTimes.push(time);
       return false;
     },
     forget(key: string) {
