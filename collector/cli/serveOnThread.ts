@@ -4,10 +4,10 @@ import { Worker } from 'node:worker_threads';
  * The heap limits of the thread `serve` runs on (issue 18: the collector's memory, 128 MB at most).
  * V8 sizes an isolate's heap when it is made, and a process's main isolate only from node's own
  * command line, which `sitebeacon serve` does not own; a thread's from these. The 300 s soak
- * (bench/soak.mjs) peaks at 125 MB with them, 134 MB without:
+ * (bench/soak.mjs) peaks at 125-128 MB with them (three runs), 134 MB without:
  * - young generation: 24 MiB (semi-spaces of 8) instead of V8's 48: the requests' objects live for
  *   one commit; 12 MiB (semi-spaces of 4) cost batches of 50 a fifth of their rate, 24 about 5 %
- *   in paired runs (within their run-to-run spread);
+ *   in paired runs (within their run-to-run spread); 18 peaked no lower in the soak;
  * - old generation: at most 1 GiB instead of about 4 (a quarter of this machine's memory, capped):
  *   V8 lets the old generation grow to about 45 MB before its first full collection when its limit
  *   is 4 GiB, from the garbage each scavenge promotes (connections the soak's oversize bodies
