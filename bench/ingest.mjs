@@ -78,11 +78,12 @@ export const scenarios = [
   { name: 'invalid JSON, single (answered 400)', path: '/api/error-reports', type: 'application/json', body: '{"error_type": "javascript_error", "error_message": ', reportsPerRequest: 0 },
 ];
 
-/** For a scenario that varies its requests: each request made by its `vary`, numbered. */
-const variedRequests = (vary) => {
-  let n = 0;
-  return [{ setupRequest: (request) => vary(request, n++) }];
-};
+/**
+ * For a scenario that varies its requests: each request made by its `vary`, numbered. One count
+ * for every load in this process: two collectors loaded at once (bench/postgres.mjs) get distinct requests too.
+ */
+let requestNumber = 0;
+const variedRequests = (vary) => [{ setupRequest: (request) => vary(request, requestNumber++) }];
 
 /** Loads `url` with one of `scenarios` for `duration` s at `connections`; resolves with autocannon's result. */
 export const load = (url, scenario, duration, connections = 50) =>
