@@ -18,8 +18,8 @@ export const SERVE_THREAD_LIMITS = { maxYoungGenerationSizeMb: 24, maxOldGenerat
 /**
  * Runs `sitebeacon serve ARGS` on a thread with SERVE_THREAD_LIMITS (`script`: dist/serveThread.js), and
  * this process as long as it runs: SIGINT and SIGTERM are passed on to it as a graceful stop, and
- * the process exits with its exit code. Its output is this process's (node pipes a thread's stdout
- * and stderr to the process's).
+ * the process exits with its exit code. The thread writes to the process's stdout and stderr itself
+ * (serveThread.ts).
  */
 export const serveOnThread = (script: URL, args: string[]) => {
   const thread = new Worker(script, { workerData: { args }, resourceLimits: SERVE_THREAD_LIMITS });
