@@ -53,7 +53,6 @@ const MAX_OTHER_BODY_JSON = 8192;
 
 type Parsed = { success: true; output: CspReport } | { success: false; issues: v.BaseIssue<unknown>[] };
 
-
 const fromReportingReport = (input: unknown): Parsed => {
   // Null means absent in the envelope too (`"age": null`).
   const report = v.safeParse(ReportingReportSchema, isObject(input) ? withoutNulls(input) : input);
@@ -82,7 +81,6 @@ const fromReportingReport = (input: unknown): Parsed => {
     },
   };
 };
-
 
 type CspParseResult = { success: true; output: CspReport[] } | { success: false; message: string };
 
