@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { awaitedByNewReport, awaitedSideOf, copyToMergeInto, CSP_SOURCES, replacesStoredFields, violationKeyOf, type CspSource } from './cspCopies';
+import { awaitedByNewReport, awaitedSideOf, copyToMergeInto, CSP_SOURCES, replacesStoredFields, sourcesWithCopy, violationKeyOf, type CspSource } from './cspCopies';
 
 const violation = {
   report_type: 'csp-violation',
@@ -80,4 +80,9 @@ test('a stored report awaits the side it lacks: a new violation with a source aw
   expect(awaitedByNewReport('3f2a9c1b7e0d4a61', 'beacon')).toBe('browser');
   expect(awaitedByNewReport(undefined, 'beacon')).toBeUndefined();
   expect(awaitedByNewReport('3f2a9c1b7e0d4a61', null)).toBeUndefined();
+});
+
+test('a copy merged into a stored report adds its source; the report then awaits nothing', () => {
+  expect(sourcesWithCopy(['report-to'], 'beacon')).toEqual({ sources: ['report-to', 'beacon'], awaiting: null });
+  expect(sourcesWithCopy(['beacon'], 'report-uri')).toEqual({ sources: ['beacon', 'report-uri'], awaiting: null });
 });

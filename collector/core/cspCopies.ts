@@ -95,6 +95,18 @@ export const copyToMergeInto = <T extends { sources: readonly string[] }>(candid
   candidates.find((candidate) => awaitedSideOf(candidate.sources) == sideOf(source));
 
 /**
+ * A stored report's sources once a copy from `source` is merged into it, and the side it then
+ * awaits: null once it holds both sides, as the stores' `awaiting` column keeps it.
+ *
+ * @example
+ * sourcesWithCopy(['report-to'], 'beacon'); // { sources: ['report-to', 'beacon'], awaiting: null }
+ */
+export const sourcesWithCopy = (sources: readonly string[], source: CspSource) => {
+  const merged = [...sources, source];
+  return { sources: merged, awaiting: awaitedSideOf(merged) ?? null };
+};
+
+/**
  * Whose fields a merged report keeps: the browser's own report's. It is what the browser itself
  * asserts (its `status-code`, `disposition` and position as its engine saw them), and what the site
  * would have without the beacon; the beacon's copy then adds only its source. True when a copy

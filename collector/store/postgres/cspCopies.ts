@@ -1,4 +1,4 @@
-import { awaitedByNewReport, awaitedSideOf, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf } from '../../core/cspCopies';
+import { awaitedByNewReport, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf, sourcesWithCopy } from '../../core/cspCopies';
 import type { NewCspReport, ReceiveContext } from '../../core/records';
 import { CSP_REPORT_COLUMNS } from '../cspReportColumns';
 import { CSP_REPORT_TYPES } from './cspTypes';
@@ -27,6 +27,9 @@ interface Candidate {
   /** A stored row's id; none for a row this batch inserts. */
   id?: number;
   row?: CspRow;
+  /** Once a copy merged into a stored row: the side it then awaits, and the report whose fields replace its own. */
+  awaiting?: string | null;
+  replaceWith?: NewCspReport;
 }
 
 // Each violation's lock, taken in the order of the (sorted) keys: two processes storing copies of
@@ -55,14 +58,6 @@ const REPLACE_REPORTS = `UPDATE csp_reports AS r SET ${CSP_REPORT_COLUMNS.map((c
     AS u(id, sources, awaiting, ${CSP_REPORT_COLUMNS.map((column) => `"${column}"`).join(', ')})
   WHERE r.id = u.id`;
 
-/** A copy merged into a stored report: its new sources and awaited side, and its fields when they replace the stored ones. */
-interface Merge {
-  id: number;
-  sources: string[];
-  awaiting: string | null;
-  replaceWith?: NewCspReport;
-}
-
 /**
  * The CSP reports of a group commit's calls of which some may be copies of one violation (issue
  * 12; core/cspCopies.ts), stored as sqlite/reportWrites.ts stores them one by one, in a handful of
@@ -79,14 +74,15 @@ export const storeCspCopies = async (client: Client, calls: CopiesCall[], addRow
   // lookup per triple reads the first `wanted` (its number of copies) stored candidates within
   // the calls' windows: copies before one take at most wanted - 1, so the one it merges into is
   // among them, unless the calls' windows differ and older candidates, outside its own window,
-  // filled the list (a copy of the oldest call's first millisecond): that copy reads its own (firstCandidate).
+  // filled the list (a copy of the oldest call's first millisecond): that copy then reads its own
+  // window, through the same SELECT.
   const lookups = new Map<string, Lookup>();
   for (const { siteKey, reports, context } of calls) {
     for (const report of reports) {
       if (!report.violation_key || !report.source) continue;
       const side = sideOf(report.source);
       const triple = `${siteKey}\n${report.violation_key}\n${side}`;
-      const lookup = lookups.get(triple) ?? { index: lookups.size + 1, siteKey, violationKey: report.violation_key, side, since: Infinity, until: -Infinity, wanted: 0, found: [] };
+      const lookup = lookups.get(triple) ?? { siteKey, violationKey: report.violation_key, side, since: Infinity, until: -Infinity, wanted: 0, found: [] };
       lookup.since = Math.min(lookup.since, context.received_at - COPY_WINDOW_MS);
       lookup.until = Math.max(lookup.until, context.received_at + COPY_WINDOW_MS);
       lookup.wanted += 1;
@@ -96,43 +92,40 @@ export const storeCspCopies = async (client: Client, calls: CopiesCall[], addRow
   if (lookups.size) {
     const violations = [...new Set([...lookups.values()].map((lookup) => `${lookup.siteKey}\n${lookup.violationKey}`))].sort();
     await client.query({ name: 'lock_violations', text: LOCK_VIOLATIONS, values: [violations.map(param)] });
-    const byIndex = new Map([...lookups.values()].map((lookup) => [lookup.index, lookup]));
-    const { rows } = await client.query<{ n: number; id: number; sources: string | null; received_at: number }>({
-      name: 'select_copies',
-      text: SELECT_COPIES,
-      values: columns([...lookups.values()].map(({ siteKey, violationKey, side, since, until, wanted }) => [siteKey, violationKey, side, since, until, wanted].map(param)), 6),
-    });
-    for (const row of rows) byIndex.get(row.n)!.found.push({ id: row.id, received_at: row.received_at, sources: parseSources(row.sources) });
+    await readCandidates(client, [...lookups.values()]);
   }
 
-  // Stored candidates as this batch changes them (by id), the rows it inserts (by triple), and what it updates.
+  // Stored candidates this batch merged copies into, as it changed them (by id: what it updates),
+  // and the rows it inserts (by triple).
   const merged = new Map<number, Candidate>();
   const inserted = new Map<string, Candidate[]>();
-  const merges = new Map<number, Merge>();
   for (const { siteKey, reports, context, stored } of calls) {
     let storedAnew = 0;
     for (const report of reports) {
       if (report.violation_key && report.source) {
-        const lookup = lookups.get(`${siteKey}\n${report.violation_key}\n${sideOf(report.source)}`)!;
+        const triple = `${siteKey}\n${report.violation_key}\n${sideOf(report.source)}`;
+        const lookup = lookups.get(triple)!;
         const inWindow = (candidate: Candidate) => Math.abs(candidate.received_at - context.received_at) <= COPY_WINDOW_MS;
-        const pending = (inserted.get(`${lookup.siteKey}\n${lookup.violationKey}\n${lookup.side}`) ?? []).filter(inWindow);
+        const pending = (inserted.get(triple) ?? []).filter(inWindow);
         const storedCandidates = lookup.found.map((candidate) => merged.get(candidate.id!) ?? candidate).filter(inWindow);
         let target = copyToMergeInto([...storedCandidates, ...pending].sort(byArrival), report.source);
         if (!target && lookup.found.length == lookup.wanted) {
-          const own = await firstCandidate(client, lookup, context.received_at, [...merged.keys()]);
-          target = copyToMergeInto([...(own ? [own] : []), ...pending].sort(byArrival), report.source);
+          // Its own window: of its first candidates, this batch has taken at most as many as it merged.
+          const own: Lookup = { ...lookup, since: context.received_at - COPY_WINDOW_MS, until: context.received_at + COPY_WINDOW_MS, wanted: merged.size + 1, found: [] };
+          await readCandidates(client, [own]);
+          target = copyToMergeInto([...own.found.map((candidate) => merged.get(candidate.id!) ?? candidate), ...pending].sort(byArrival), report.source);
         }
         if (target) {
-          target.sources = [...target.sources, report.source];
-          const awaiting = awaitedSideOf(target.sources) ?? null;
+          const { sources, awaiting } = sourcesWithCopy(target.sources, report.source);
+          target.sources = sources;
           if (target.row) {
             target.row.sources = target.sources;
             target.row.awaiting = awaiting;
             if (replacesStoredFields(report.source)) for (const column of CSP_REPORT_COLUMNS) target.row[column] = report[column];
           } else {
+            target.awaiting = awaiting;
+            if (replacesStoredFields(report.source)) target.replaceWith = report;
             merged.set(target.id!, target);
-            const replaceWith = replacesStoredFields(report.source) ? report : merges.get(target.id!)?.replaceWith;
-            merges.set(target.id!, { id: target.id!, sources: target.sources, awaiting, ...(replaceWith ? { replaceWith } : {}) });
           }
           continue;
         }
@@ -149,18 +142,17 @@ export const storeCspCopies = async (client: Client, calls: CopiesCall[], addRow
     stored(storedAnew);
   }
 
-  const updates = [...merges.values()];
-  const sourcesOnly = updates.filter((merge) => !merge.replaceWith).map((merge) => [merge.id, param(merge.sources), merge.awaiting]);
+  const updates = [...merged.values()];
+  const sourcesOnly = updates.filter((merge) => !merge.replaceWith).map((merge) => [merge.id, param(merge.sources), merge.awaiting ?? null]);
   if (sourcesOnly.length) await client.query({ name: 'update_csp_sources', text: UPDATE_SOURCES, values: columns(sourcesOnly, 3) });
   const replacing = updates
     .filter((merge) => merge.replaceWith)
-    .map((merge) => [merge.id, param(merge.sources), merge.awaiting, ...CSP_REPORT_COLUMNS.map((column) => param(merge.replaceWith![column]))]);
+    .map((merge) => [merge.id, param(merge.sources), merge.awaiting ?? null, ...CSP_REPORT_COLUMNS.map((column) => param(merge.replaceWith![column]))]);
   if (replacing.length) await client.query({ name: 'replace_csp_reports', text: REPLACE_REPORTS, values: columns(replacing, 3 + CSP_REPORT_COLUMNS.length) });
 };
 
 /** One lookup of SELECT_COPIES: a triple, the union of its copies' windows, and what it found. */
 interface Lookup {
-  index: number;
   siteKey: string;
   violationKey: string;
   side: string;
@@ -170,22 +162,17 @@ interface Lookup {
   found: Candidate[];
 }
 
-const parseSources = (sources: string | null) => JSON.parse(sources ?? '[]') as string[];
-
 /** Candidates in csp_reports_awaiting_copy's order: by arrival, stored ones (by id) before this batch's own at one time. */
 const byArrival = (a: Candidate, b: Candidate) =>
   a.received_at - b.received_at || Number(a.id === undefined) - Number(b.id === undefined) || (a.id ?? 0) - (b.id ?? 0);
 
-const FIRST_CANDIDATE = `SELECT id, sources, received_at FROM csp_reports
-  WHERE site_key = $1 AND violation_key = $2 AND awaiting = $3 AND received_at BETWEEN $4 AND $5 AND id <> ALL($6::int8[])
-  ORDER BY received_at, id LIMIT 1`;
-
-/** The first stored candidate in one copy's own window, other than those this batch merged into. */
-const firstCandidate = async (client: Client, lookup: Lookup, receivedAt: number, mergedIds: number[]): Promise<Candidate | undefined> => {
-  const { rows } = await client.query<{ id: number; sources: string | null; received_at: number }>({
-    name: 'first_copy_candidate',
-    text: FIRST_CANDIDATE,
-    values: [param(lookup.siteKey), param(lookup.violationKey), lookup.side, receivedAt - COPY_WINDOW_MS, receivedAt + COPY_WINDOW_MS, mergedIds],
+/** Runs SELECT_COPIES for `lookups`: each one's candidates, in order, into its `found`. */
+const readCandidates = async (client: Client, lookups: Lookup[]) => {
+  const { rows } = await client.query<{ n: number; id: number; sources: string | null; received_at: number }>({
+    name: 'select_copies',
+    text: SELECT_COPIES,
+    values: columns(lookups.map(({ siteKey, violationKey, side, since, until, wanted }) => [siteKey, violationKey, side, since, until, wanted].map(param)), 6),
   });
-  return rows[0] && { id: rows[0].id, received_at: rows[0].received_at, sources: parseSources(rows[0].sources) };
+  // `n` is the lookup's ordinality in the arrays, from 1.
+  for (const row of rows) lookups[row.n - 1]!.found.push({ id: row.id, received_at: row.received_at, sources: JSON.parse(row.sources ?? '[]') as string[] });
 };

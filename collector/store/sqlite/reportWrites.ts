@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { CspSource, PerformanceSession, ReceiveContext } from '../../core/records';
-import { awaitedByNewReport, awaitedSideOf, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf } from '../../core/cspCopies';
+import { awaitedByNewReport, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf, sourcesWithCopy } from '../../core/cspCopies';
 import { SELECT_COPY_TO_MERGE_INTO } from '../awaitingCopy';
 import { CSP_COLUMNS, CSP_REPORT_COLUMNS } from '../cspReportColumns';
 import { CSP_ROW, type CspRow } from './cspRows';
@@ -131,10 +131,9 @@ export const createReportWriter = (db: Database) => {
       .map((stored) => ({ id: stored.id, sources: JSON.parse(stored.sources ?? '[]') as string[] }));
     const target = copyToMergeInto(candidates, source);
     if (!target) return false;
-    const merged = [...target.sources, source];
-    const awaiting = awaitedSideOf(merged) ?? null;
-    if (replacesStoredFields(source)) replaceReport.run(...row, JSON.stringify(merged), awaiting, target.id);
-    else updateSources.run(JSON.stringify(merged), awaiting, target.id);
+    const { sources, awaiting } = sourcesWithCopy(target.sources, source);
+    if (replacesStoredFields(source)) replaceReport.run(...row, JSON.stringify(sources), awaiting, target.id);
+    else updateSources.run(JSON.stringify(sources), awaiting, target.id);
     return true;
   };
 
