@@ -55,13 +55,16 @@ const beaconTypescript = (declarations) =>
  * Terser as web-vitals uses it: `_`-prefixed properties are private and mangled. The ESM build is
  * minified too, so that apps bundling it get the mangled names whatever their own minifier does.
  */
-const minify = (module) =>
+const minify = (module, nameCache) =>
   terser({
     ecma: 2020,
     module,
     compress: { passes: 3, unsafe_arrows: true },
     mangle: { properties: { regex: /^_/ } },
     format: { comments: false },
+    // One cache for every file of one build: a property mangled in a shared chunk gets the same
+    // name in each entry that uses it (the plugin then minifies the files one after the other).
+    nameCache,
   });
 
 export default [
@@ -104,7 +107,7 @@ export default [
     input: { beacon: 'beacon/index.ts', attribution: 'beacon/attribution.ts' },
     output: { dir: 'dist', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/beacon-[hash].mjs', format: 'es' },
     external: (id) => id === 'web-vitals' || id.startsWith('web-vitals/'),
-    plugins: [defineAppUrl(), beaconTypescript(true), minify(true)],
+    plugins: [defineAppUrl(), beaconTypescript(true), minify(true, {})],
   },
   {
     // The dashboard (issue 14): its own entry, Preact and uPlot bundled in, nothing shared with
