@@ -1,15 +1,21 @@
 import { blockedHostOf } from './blockedHost';
 import { violationKeyOf } from './cspCopies';
+import { engineNeutralMessage } from './enginePrefix';
 import { fingerprintOf } from './fingerprint';
 import type { CspReport, ErrorReport, NewCspReport, NewErrorReport } from './records';
 
 /**
- * An error report ready to store: with its fingerprint (fingerprint.ts).
+ * An error report ready to store: its message without an engine's prefix (enginePrefix.ts), then
+ * its fingerprint of that message (fingerprint.ts), so one throw is one group in every browser.
+ * Both schema paths (schemas/errorReport.ts and its fast path) reach the store through here.
  *
  * @example
  * store.errors.insert(siteKey, reports.map(newErrorReport), context);
  */
-export const newErrorReport = (report: ErrorReport): NewErrorReport => ({ ...report, fingerprint: fingerprintOf(report) });
+export const newErrorReport = (report: ErrorReport): NewErrorReport => {
+  const neutral = { ...report, error_message: engineNeutralMessage(report) };
+  return { ...neutral, fingerprint: fingerprintOf(neutral) };
+};
 
 /**
  * A CSP report ready to store: with its blocked host (blockedHost.ts) and, for a violation, the

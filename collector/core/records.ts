@@ -40,8 +40,19 @@ export interface ErrorReport {
   timestamp?: number | undefined;
   session_id?: string | undefined;
   count?: number | undefined;
+  /** The error's `cause` chain, outermost first, or an AggregateError's inner errors (design, "Wire format"). */
+  causes?: ErrorCause[] | undefined;
   /** Fields beyond the known ones, kept as sent (bounded). */
   extra?: Record<string, unknown> | undefined;
+}
+
+/** One cause of an error report, described as the report's own error is (beacon/lib/wire.ts WireErrorCause). */
+export interface ErrorCause {
+  error_name?: string | undefined;
+  error_message: string;
+  stack?: string | undefined;
+  /** An inner error of an AggregateError, rather than a `cause`. */
+  aggregate?: boolean | undefined;
 }
 
 /** An error report ready to store: with what core derives from it. */

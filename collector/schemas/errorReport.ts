@@ -1,9 +1,29 @@
 import * as v from 'valibot';
-import { MAX_ERROR_REPORTS_PER_REQUEST, type WireErrorReport } from '../../beacon/lib/wire';
+import { MAX_ERROR_CAUSES, MAX_ERROR_REPORTS_PER_REQUEST, type WireErrorReport } from '../../beacon/lib/wire';
 import type { ErrorReport } from '../core/records';
 import { describeIssues } from './describeIssues';
 import { fastErrorReports } from './errorReportFastPath';
 import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra, withReservedFields } from './fields';
+
+/**
+ * One cause (design, "Wire format": the `cause` chain or an AggregateError's inner errors), bounded
+ * as the report's own error is. Fields a cause has beyond these are dropped: a newer beacon's
+ * addition must not cost the report.
+ */
+const ErrorCauseSchema = v.object(
+  {
+    error_name: optionalBounded(200),
+    error_message: bounded(2000),
+    stack: optionalBounded(16_000),
+    aggregate: v.optional(v.boolean('aggregate must be true or false')),
+  },
+  'each cause must be an object with an error_message',
+);
+
+const CausesSchema = v.pipe(
+  v.array(ErrorCauseSchema, 'causes must be an array of causes'),
+  v.maxLength(MAX_ERROR_CAUSES, `causes holds at most ${MAX_ERROR_CAUSES} causes`),
+);
 
 const knownFields = {
   error_type: v.pipe(v.string(), v.minLength(1, 'error_type must not be empty'), v.maxLength(64)),
@@ -17,6 +37,7 @@ const knownFields = {
   timestamp: optionalFinite(),
   session_id: optionalBounded(128),
   count: optionalInteger(1, 1_000_000),
+  causes: v.optional(CausesSchema),
 };
 
 /**

@@ -8,7 +8,7 @@ import { ErrorReportsSchema, ErrorReportsValibotSchema } from './errorReport';
 import { fastErrorReports } from './errorReportFastPath';
 import { expectAsValibot, expectSame } from '../testing/expectAsValibot';
 
-const KNOWN = ['error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp', 'session_id', 'count'];
+const KNOWN = ['error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'causes'];
 
 /** Values around every bound the schema has: lengths, integer ranges, types. */
 const fieldValue = fc.oneof(
@@ -21,6 +21,32 @@ const fieldValue = fc.oneof(
   fc.constant(null),
   fc.jsonValue({ maxDepth: 2 }),
 );
+/** A cause: its fields with values around their bounds and of wrong types, sometimes missing, sometimes extra ones; or not an object. */
+const cause = fc.oneof(
+  fc.record(
+    {
+      error_message: fc.oneof(fc.string({ maxLength: 20 }), fc.constant('m'.repeat(2001)), fc.integer(), fc.constant(null)),
+      error_name: fc.oneof(fc.string({ maxLength: 10 }), fc.constant('n'.repeat(201)), fc.boolean()),
+      stack: fc.oneof(fc.string({ maxLength: 40 }), fc.constant('s'.repeat(16_001)), fc.integer()),
+      aggregate: fc.oneof(fc.boolean(), fc.constant('true'), fc.constant(null)),
+      code: fc.string({ maxLength: 5 }),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record({ error_message: fc.string({ maxLength: 20 }), error_name: fc.string({ maxLength: 10 }), aggregate: fc.boolean() }, { requiredKeys: ['error_message'] }),
+  fc.constantFrom(null, 'cause', 1, [], [{ error_message: 'm' }]),
+);
+/** `causes`: arrays around the bound of 5, mostly of valid causes, or not an array. */
+const validCauses = fc.array(
+  fc.record({ error_message: fc.string({ maxLength: 20 }), stack: fc.string({ maxLength: 20 }), aggregate: fc.boolean() }, { requiredKeys: ['error_message'] }),
+  { maxLength: 5 },
+);
+const causes = fc.oneof(
+  validCauses,
+  fc.array(cause, { maxLength: 7 }),
+  fc.constantFrom(null, {}, 'causes', { error_message: 'm' }),
+);
+
 const key = fc.oneof(
   fc.constantFrom(...KNOWN),
   fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'extra', 'fingerprint'),
@@ -30,15 +56,17 @@ const key = fc.oneof(
 const reportText = fc
   .tuple(
     fc.record({ error_type: fieldValue, error_message: fieldValue }, { requiredKeys: [] }),
-    fc.array(fc.tuple(key, fc.oneof(fieldValue, fc.constant('e'.repeat(5000)))), { maxLength: 8 }),
+    fc.array(fc.tuple(key, fc.oneof(fieldValue, causes, fc.constant('e'.repeat(5000)))), { maxLength: 8 }),
   )
   .map(([required, entries]) =>
     `{${[...Object.entries(required), ...entries].map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',')}}`,
   );
 /** Mostly valid reports, so that the fast path is taken often: the beacon's fields with arbitrary extras. */
 const likelyValid = fc
-  .tuple(fc.nat(100), fc.array(fc.tuple(key, fieldValue), { maxLength: 3 }))
-  .map(([i, entries]) => JSON.stringify({ ...errorReport(i), ...Object.fromEntries(entries.filter(([name]) => !['__proto__'].includes(name))) }));
+  .tuple(fc.nat(100), fc.option(causes), fc.array(fc.tuple(key, fieldValue), { maxLength: 3 }))
+  .map(([i, causes, entries]) =>
+    JSON.stringify({ ...errorReport(i), ...(causes === null ? {} : { causes }), ...Object.fromEntries(entries.filter(([name]) => !['__proto__'].includes(name))) }),
+  );
 const body = fc.oneof(
   reportText,
   likelyValid,
@@ -69,4 +97,17 @@ test('what the beacon and the bench send takes the fast path; reserved keys and 
   expect(fastErrorReports({ error_type: '', error_message: 'm' })).toBeUndefined();
   expect(fastErrorReports(Array.from({ length: 51 }, (_, i) => errorReport(i)))).toBeUndefined();
   expect(fastErrorReports([])).toBeUndefined();
+});
+
+test('causes are known fields: up to 5 take the fast path, cut to their bounds, their unknown fields dropped', () => {
+  const report = { error_type: 'js', error_message: 'm' };
+  expectSame(
+    fastErrorReports({
+      ...report,
+      causes: [{ error_name: 'TypeError', error_message: 'x'.repeat(2500), stack: 'at f (a.js:1:1)', code: 'E1' }, { error_message: 'inner', aggregate: true }],
+    }),
+    [{ ...report, causes: [{ error_name: 'TypeError', error_message: 'x'.repeat(2000), stack: 'at f (a.js:1:1)' }, { error_message: 'inner', aggregate: true }] }],
+  );
+  expect(fastErrorReports({ ...report, causes: Array(6).fill({ error_message: 'c' }) })).toBeUndefined();
+  expect(fastErrorReports({ ...report, causes: ['not an object'] })).toBeUndefined();
 });

@@ -1,10 +1,10 @@
-import { MAX_ERROR_REPORTS_PER_REQUEST } from '../../beacon/lib/wire';
-import type { ErrorReport } from '../core/records';
+import { MAX_ERROR_CAUSES, MAX_ERROR_REPORTS_PER_REQUEST } from '../../beacon/lib/wire';
+import type { ErrorCause, ErrorReport } from '../core/records';
 import { everyOrNone, MAX_EXTRA_JSON } from './fields';
 
 /** The known fields (errorReport.ts `knownFields`): any other is extra. */
 const KNOWN = new Set([
-  'error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp', 'session_id', 'count',
+  'error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'causes',
 ]);
 
 const isInteger = (value: unknown, min: number, max: number) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
@@ -23,6 +23,38 @@ const copyInteger = (raw: Record<string, unknown>, record: Record<string, unknow
   if (!(key in raw)) return true;
   if (!isInteger(raw[key], min, max)) return false;
   record[key] = raw[key];
+  return true;
+};
+
+/** One cause as errorReport.ts's ErrorCauseSchema makes it (its fields only, cut to its bounds), or undefined. */
+const fastCause = (input: unknown): ErrorCause | undefined => {
+  if (!input || typeof input != 'object' || Array.isArray(input)) return undefined;
+  const raw = input as Record<string, unknown>;
+  const message = raw.error_message;
+  if (typeof message != 'string') return undefined;
+  const cause: Record<string, unknown> = {};
+  if (!copyBounded(raw, cause, 'error_name', 200)) return undefined;
+  cause.error_message = message.length > 2000 ? message.slice(0, 2000) : message;
+  if (!copyBounded(raw, cause, 'stack', 16_000)) return undefined;
+  if ('aggregate' in raw) {
+    if (typeof raw.aggregate != 'boolean') return undefined;
+    cause.aggregate = raw.aggregate;
+  }
+  return cause as unknown as ErrorCause;
+};
+
+/** Copies `causes` when present (an array of at most MAX_ERROR_CAUSES causes, empty included): false when it is present and not one. */
+const copyCauses = (raw: Record<string, unknown>, record: Record<string, unknown>) => {
+  if (!('causes' in raw)) return true;
+  const causes = raw.causes;
+  if (!Array.isArray(causes) || causes.length > MAX_ERROR_CAUSES) return false;
+  const copied: ErrorCause[] = [];
+  for (const item of causes) {
+    const cause = fastCause(item);
+    if (!cause) return false;
+    copied.push(cause);
+  }
+  record.causes = copied;
   return true;
 };
 
@@ -52,7 +84,7 @@ const fastReport = (input: unknown): ErrorReport | undefined => {
     if (typeof raw.timestamp != 'number' || !Number.isFinite(raw.timestamp)) return undefined;
     record.timestamp = raw.timestamp;
   }
-  if (!copyBounded(raw, record, 'session_id', 128) || !copyInteger(raw, record, 'count', 1, 1_000_000)) return undefined;
+  if (!copyBounded(raw, record, 'session_id', 128) || !copyInteger(raw, record, 'count', 1, 1_000_000) || !copyCauses(raw, record)) return undefined;
   let extra: Record<string, unknown> | undefined;
   for (const key in raw) {
     if (KNOWN.has(key)) continue;
