@@ -1,66 +1,15 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, inject, test } from 'vitest';
 import { findChromium } from '../../e2e/chromium.mjs';
 
-// Issue 16, "Done when": the package as npm ships it. `npm pack` the project, install the tarball
-// and @playwright/test into a fresh project (playwright/pack/project/: a QA team's specs, which
-// know sitebeacon only as `sitebeacon/playwright`), type-check it, run its specs in Chromium, and
-// check the outcome of each: the clean page passes, the throwing page's toHaveNoErrors() fails
+// The package as npm ships it, to a QA team: the packed tarball and @playwright/test installed
+// into a fresh project (installPacked.ts; playwright/pack/project/: a QA team's specs, which know
+// sitebeacon only as `sitebeacon/playwright`), type-checked, its specs run in Chromium, and the
+// outcome of each checked: the clean page passes, the throwing page's toHaveNoErrors() fails
 // naming the error, toHaveReceivedError passes. Run after `npm run build` (`npm test` does).
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const require = createRequire(import.meta.url);
-const versionOf = (name: string) => (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string }).version;
-
-const work = mkdtempSync(join(tmpdir(), 'sitebeacon-pack-'));
-const project = join(work, 'project');
-const npm = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
-  execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-
-/**
- * better-sqlite3 builds a native addon at install. With no access to its prebuilt binaries (this
- * machine and CI reach the npm registry only), that is a compile of SQLite, minutes long. The addon
- * this project already built from the same version is handed to prebuild-install as a local
- * prebuild (its `npm_config_<name>_local_prebuilds` setting), so the install takes what a machine
- * with a download cache would. A different version than ours finds none and compiles: slower, same result.
- */
-const localPrebuilds = () => {
-  const dir = join(work, 'prebuilds');
-  mkdirSync(dir);
-  const addon = join(root, 'node_modules/better-sqlite3');
-  if (existsSync(join(addon, 'build/Release/better_sqlite3.node'))) {
-    const name = `better-sqlite3-v${versionOf('better-sqlite3')}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-    execFileSync('tar', ['-czf', join(dir, name), '-C', addon, 'build/Release/better_sqlite3.node']);
-  }
-  return dir;
-};
-
-beforeAll(() => {
-  if (!existsSync(join(root, 'dist/playwright.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-  const tarball = npm(['pack', '--pack-destination', work, '--silent'], root).trim().split('\n').pop()!;
-  cpSync(fileURLToPath(new URL('./project/', import.meta.url)), project, { recursive: true });
-  npm(
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      join(work, tarball),
-      `@playwright/test@${versionOf('@playwright/test')}`,
-      `better-sqlite3@${versionOf('better-sqlite3')}`,
-      `typescript@${versionOf('typescript')}`,
-      `@types/node@${versionOf('@types/node')}`,
-    ],
-    project,
-    { npm_config_better_sqlite3_local_prebuilds: localPrebuilds() },
-  );
-}, 600_000);
-
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const project = inject('packProject');
 
 test('the installed package ships sitebeacon/playwright and its types', () => {
   const installed = join(project, 'node_modules/sitebeacon');
