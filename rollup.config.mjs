@@ -158,8 +158,9 @@ export default [
     plugins: [
       typescript({
         tsconfig: './tsconfig.json',
-        // The wire format is shared with the beacon (beacon/lib/wire.ts).
-        include: ['collector/**/*.ts', 'beacon/lib/wire.ts', 'playwright/**/*.ts'],
+        // The wire format is shared with the beacon (beacon/lib/wire.ts), and so is the early-capture
+        // stub the generated snippet carries (beacon/lib/earlyStub.ts).
+        include: ['collector/**/*.ts', 'beacon/lib/wire.ts', 'beacon/lib/earlyStub.ts', 'playwright/**/*.ts'],
         exclude: ['**/*.test.ts', '**/*.contract.ts', 'collector/testing/**', 'playwright/page/fixtureBeacon.ts'],
         noEmit: false,
         // `sitebeacon/collector` ships its types (package.json "exports").

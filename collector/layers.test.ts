@@ -36,8 +36,9 @@ test('collector layers import only downward', () => {
     if (!allowed) continue;
     for (const [, source] of readFileSync(file, 'utf8').matchAll(/\bfrom\s+['"](\.[^'"]+)['"]/g)) {
       const target = resolve(dirname(file), source!);
-      // The wire format is shared with the beacon on purpose (beacon/lib/wire.ts).
-      if (target == resolve(root, '../beacon/lib/wire')) continue;
+      // The wire format is shared with the beacon on purpose (beacon/lib/wire.ts), and so is the
+      // early-capture stub the snippet carries (beacon/lib/earlyStub.ts, docs/early-capture.md).
+      if (target == resolve(root, '../beacon/lib/wire') || target == resolve(root, '../beacon/lib/earlyStub')) continue;
       const targetLayer = layerOf(target.endsWith('.ts') ? target : `${target}.ts`);
       if (targetLayer != layer && !allowed.includes(targetLayer)) violations.push(`${relative(root, file)} -> ${source}`);
     }

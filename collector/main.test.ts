@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { main } from './main';
+import { EARLY_STUB } from '../beacon/lib/earlyStub';
 import Database from 'better-sqlite3';
 import { hashApiKey } from './core/keys';
+import { earlyStubSource } from './core/setupUrls';
 import { verifyPassword } from './core/passwords';
 import { createSqliteStore } from './store/sqlite';
 import { seedStore } from './testing/seed';
@@ -24,15 +26,16 @@ const cli = async (...argv: string[]) => {
   return { code, out: out.join('\n'), err: err.join('\n') };
 };
 
-test('site add --json creates a site with normalised origins and prints its key and snippet', async () => {
+test('site add --json creates a site with normalised origins and prints its key, snippet (stub first) and CSP sources', async () => {
   const { code, out } = await cli('site', 'add', '--origin', 'https://shop.example/cart', '--origin', 'http://localhost:3000', '--name', 'Shop', '--json');
   expect(code).toBe(0);
-  const created = JSON.parse(out) as { site_key: string; allowed_origins: string[]; snippet: string };
+  const created = JSON.parse(out) as { site_key: string; allowed_origins: string[]; snippet: string; snippet_without_stub: string; csp_sources: unknown };
   expect(created.site_key).toMatch(/^[0-9a-f]{24}$/);
   expect(created.allowed_origins).toEqual(['https://shop.example', 'http://localhost:3000']);
-  expect(created.snippet).toBe(
-    `<script src="http://127.0.0.1:8787/beacon.js" data-site-key="${created.site_key}" data-ingest-origin="http://127.0.0.1:8787" async></script>`,
-  );
+  const tag = `<script src="http://127.0.0.1:8787/beacon.js" data-site-key="${created.site_key}" data-ingest-origin="http://127.0.0.1:8787" async></script>`;
+  expect(created.snippet).toBe(`<script>${EARLY_STUB}</script>\n${tag}`);
+  expect(created.snippet_without_stub).toBe(tag);
+  expect(created.csp_sources).toEqual({ 'script-src': ['http://127.0.0.1:8787', earlyStubSource()], 'connect-src': ['http://127.0.0.1:8787'] });
   const store = createSqliteStore({ file: db });
   expect(await store.sites.get(created.site_key)).toMatchObject({ name: 'Shop', allowed_origins: created.allowed_origins });
   await store.close();
@@ -42,35 +45,60 @@ test('site add writes the snippet for --public-url and --ingest-url: the beacon 
   const { out } = await cli('site', 'add', '--origin', 'https://shop.example', '--public-url', 'https://app.example/', '--ingest-url', 'https://in.example', '--json');
   const created = JSON.parse(out) as { site_key: string; snippet: string };
   expect(created.snippet).toBe(
-    `<script src="https://in.example/beacon.js" data-site-key="${created.site_key}" data-ingest-origin="https://in.example" async></script>`,
+    `<script>${EARLY_STUB}</script>\n<script src="https://in.example/beacon.js" data-site-key="${created.site_key}" data-ingest-origin="https://in.example" async></script>`,
   );
 });
 
-test('snippet --site prints the script tag with the SRI hash of the built beacon, and the CSP sources; --json the whole setup', async () => {
+test('site add prints the snippet, each line indented, and the CSP sources with the stub\'s hash', async () => {
+  const { code, out } = await cli('site', 'add', '--origin', 'https://shop.example', '--ingest-url', 'https://in.example');
+  expect(code).toBe(0);
+  expect(out).toContain(`Paste into every page:\n  <script>${EARLY_STUB}</script>\n  <script src="https://in.example/beacon.js"`);
+  expect(out).toContain(`  script-src https://in.example ${earlyStubSource()}\n  connect-src https://in.example`);
+});
+
+test('snippet --site prints the stub and the script tag with the SRI hash of the built beacon, and the CSP sources with the stub\'s hash; --json the whole setup', async () => {
   const site = JSON.parse((await cli('site', 'add', '--origin', 'https://shop.example', '--json')).out) as { site_key: string };
   const text = await cli('snippet', '--site', site.site_key, '--ingest-url', 'https://in.example');
   expect(text.code).toBe(0);
+  expect(text.out).toContain(`  <script>${EARLY_STUB}</script>\n  <script src="https://in.example/beacon.js"`);
   expect(text.out).toMatch(/integrity="sha384-[A-Za-z0-9+/]{64}" crossorigin="anonymous"/);
-  expect(text.out).toContain('connect-src https://in.example');
+  expect(text.out).toContain(`  script-src https://in.example ${earlyStubSource()}\n  connect-src https://in.example`);
   const json = await cli('snippet', '--site', site.site_key, '--json');
-  const setup = JSON.parse(json.out) as { snippet: string; integrity: string; api_base: string };
+  const setup = JSON.parse(json.out) as { snippet: string; snippet_without_stub: string; integrity: string; api_base: string; csp_sources: unknown };
   expect(setup.api_base).toBe('http://127.0.0.1:8787/api');
-  expect(setup.snippet).toContain(`integrity="${setup.integrity}"`);
+  const tag = `<script src="http://127.0.0.1:8787/beacon.js" data-site-key="${site.site_key}" data-ingest-origin="http://127.0.0.1:8787" integrity="${setup.integrity}" crossorigin="anonymous" async></script>`;
+  expect(setup.snippet).toBe(`<script>${EARLY_STUB}</script>\n${tag}`);
+  expect(setup.snippet_without_stub).toBe(tag);
+  expect(setup.csp_sources).toEqual({ 'script-src': ['http://127.0.0.1:8787', earlyStubSource()], 'connect-src': ['http://127.0.0.1:8787'] });
   expect((await cli('snippet', '--site', 'nope')).code).toBe(1);
   expect((await cli('snippet')).code).toBe(2);
+});
+
+test('snippet --no-stub prints the script tag alone, and the CSP sources without the stub\'s hash', async () => {
+  const site = JSON.parse((await cli('site', 'add', '--origin', 'https://shop.example', '--json')).out) as { site_key: string };
+  const { code, out } = await cli('snippet', '--site', site.site_key, '--no-stub', '--ingest-url', 'https://in.example');
+  expect(code).toBe(0);
+  expect(out).toMatch(
+    new RegExp(`:\\n  <script src="https://in\\.example/beacon\\.js" data-site-key="${site.site_key}" data-ingest-origin="https://in\\.example" integrity="sha384-[A-Za-z0-9+/]{64}" crossorigin="anonymous" async></script>\\n\\n`),
+  );
+  expect(out).not.toContain(EARLY_STUB);
+  expect(out).not.toContain("'sha256-");
+  expect(out).toContain('  script-src https://in.example\n  connect-src https://in.example');
 });
 
 test('export --kind errors prints what was stored as NDJSON, filtered by --since', async () => {
   const store = createSqliteStore({ file: db });
   const seed = seedStore(store);
   await seed.insertErrors('default', [{ error_type: 'js', error_message: 'old' }], Date.parse('2026-01-01T00:00:00Z'));
-  await seed.insertErrors('default', [{ error_type: 'js', error_message: 'new', line: 4 }], Date.parse('2026-06-01T00:00:00Z'));
+  const causes = [{ error_name: 'TypeError', error_message: 'fetch failed', stack: 'at load (app.js:3:9)' }, { error_message: 'inner', aggregate: true }];
+  await seed.insertErrors('default', [{ error_type: 'js', error_message: 'new', line: 4, causes }], Date.parse('2026-06-01T00:00:00Z'));
   await store.close();
 
   const all = await cli('export', '--site', 'default', '--kind', 'errors');
   expect(all.code).toBe(0);
-  const lines = all.out.split('\n').map((line) => JSON.parse(line) as { error_message: string });
+  const lines = all.out.split('\n').map((line) => JSON.parse(line) as { error_message: string; causes?: unknown });
   expect(lines.map((record) => record.error_message)).toEqual(['old', 'new']);
+  expect(lines.map((record) => record.causes)).toEqual([undefined, causes]);
 
   const recent = await cli('export', '--site', 'default', '--kind', 'errors', '--since', '2026-03-01T00:00:00Z');
   expect(JSON.parse(recent.out)).toMatchObject({ error_message: 'new', line: 4, received_at: '2026-06-01T00:00:00.000Z' });

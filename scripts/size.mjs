@@ -1,11 +1,13 @@
 // Prints the beacon's size figures and fails above the CI gates (issues 3 and 18). Deterministic:
 // the same build gives the same bytes. Run after `npm run build`:
-// node scripts/size.mjs [--json] [--print N], N the target's index below (0: beacon.min.js, 2: the ESM app).
+// node scripts/size.mjs [--json] [--print N], N the target's index below (0: beacon.min.js, 2: the ESM app,
+// 5: the snippet's early-capture stub).
 import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { rollup } from 'rollup';
 import nodeResolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
+import ts from 'typescript';
 
 const root = new URL('..', import.meta.url);
 
@@ -47,6 +49,18 @@ const app = (imports, capture, more = '') =>
   bundleApp(
     `import { ${imports} } from 'sitebeacon';\n${more}init({ siteKey: 'k', ingestOrigin: 'https://in.example', capture: [${capture}] });\n`,
   );
+/**
+ * EARLY_STUB, the inline script the generated snippet carries (docs/early-capture.md), as the module
+ * itself evaluates it: beacon/lib/earlyStub.ts compiled by TypeScript and imported, so that whatever
+ * way the constant is written there, the bytes measured are the bytes every page inlines.
+ */
+const earlyStub = async () => {
+  const source = readFileSync(new URL('beacon/lib/earlyStub.ts', root), 'utf8');
+  const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2020 } });
+  const { EARLY_STUB } = await import(`data:text/javascript;base64,${Buffer.from(outputText).toString('base64')}`);
+  if (typeof EARLY_STUB != 'string' || !EARLY_STUB) throw new Error('beacon/lib/earlyStub.ts exports no EARLY_STUB string');
+  return EARLY_STUB;
+};
 const beaconScript = readFileSync(new URL('dist/beacon.min.js', root), 'utf8');
 const vitalsScript = readFileSync(new URL('dist/beacon.vitals.min.js', root), 'utf8');
 const WEB_VITALS = ['largest-contentful-paint', 'layout-shift', 'first-input'];
@@ -87,6 +101,12 @@ const targets = [
     code: await app('init, errors, csp', 'errors(), csp(), vitals()', "import { vitals } from 'sitebeacon/attribution';\n"),
     goal: {},
     gate: { brotli: 6784 },
+  },
+  {
+    name: 'EARLY_STUB (beacon/lib/earlyStub.ts: the inline script of the generated snippet, in every page)',
+    code: await earlyStub(),
+    goal: {},
+    gate: { brotli: 136 },
   },
 ];
 let failed = false;

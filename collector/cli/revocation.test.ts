@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { EARLY_STUB } from '../../beacon/lib/earlyStub';
+import { earlyStubSource } from '../core/setupUrls';
 import { CLI, spawnCollector, type CollectorProcess } from '../testing/spawnCollector';
 
 // Real processes on a machine shared with other work: generous time.
@@ -95,7 +97,10 @@ test('site rotate-key --site: a new key with the site\'s data; the old key is re
   expect((await report(siteKey)).status).toBe(202);
   const rotated = json('site', 'rotate-key', '--site', siteKey);
   expect(rotated).toMatchObject({ previous_site_key: siteKey, name: 'Shop', site_key: expect.stringMatching(/^[0-9a-f]{24}$/) });
-  expect(rotated.snippet).toContain(`data-site-key="${rotated.site_key}"`);
+  // The new snippet, the early-capture stub first, and the sources its pages need.
+  expect(rotated.snippet).toBe(`<script>${EARLY_STUB}</script>\n${rotated.snippet_without_stub}`);
+  expect(rotated.snippet_without_stub).toContain(`data-site-key="${rotated.site_key}"`);
+  expect(rotated.csp_sources['script-src']).toContain(earlyStubSource());
   const refused = await report(siteKey);
   expect(refused.status).toBe(404);
   expect(await refused.json()).toMatchObject({ error: { code: 'unknown_site' } });

@@ -1,13 +1,15 @@
 import { newSiteKey } from '../core/keys';
 import { DEFAULT_SITE_KEY } from '../core/records';
-import { setupUrls, snippet } from '../core/setupUrls';
+import { cspSources, setupUrls, snippet } from '../core/setupUrls';
 import { databaseLocation, LINK_OPTIONS, linksFrom, parseOptions, UsageError, withStore, type CliIO } from './args';
+import { pasteText } from './pasteText';
 
 /**
  * `sitebeacon site rotate-key --site SITE_KEY`: a new public key for the site, when the old one is
  * abused (a flood of forged reports under it). Everything stored moves to the new key, the old one
  * answers 404 `unknown_site` from the next request on (other collectors sharing a PostgreSQL
- * database: once their 5 s site cache expires), and the pages need the new snippet, printed here.
+ * database: once their 5 s site cache expires), and the pages need the new snippet, printed here
+ * with the CSP sources it needs (the stub's hash is the same for every site: docs/early-capture.md).
  */
 export const siteRotateKey = async (args: string[], io: CliIO) => {
   const values = parseOptions(args, { site: { type: 'string' }, ...LINK_OPTIONS });
@@ -17,12 +19,24 @@ export const siteRotateKey = async (args: string[], io: CliIO) => {
   if (siteKey == DEFAULT_SITE_KEY) throw new Error(`the default site's key is fixed: the spec's unkeyed endpoints store under "${DEFAULT_SITE_KEY}"`);
   const site = await withStore(databaseLocation(values, io), (store) => store.sites.rotateKey(siteKey, newSiteKey()));
   if (!site) throw new Error(`no site has the key "${siteKey}"`);
-  const tag = snippet(setupUrls(linksFrom(values, io)), site.site_key);
+  const urls = setupUrls(linksFrom(values, io));
+  const tag = snippet(urls, site.site_key);
+  const sources = cspSources(urls);
   if (values.json) {
-    io.out(JSON.stringify({ site_key: site.site_key, previous_site_key: siteKey, name: site.name, snippet: tag }));
+    io.out(
+      JSON.stringify({
+        site_key: site.site_key,
+        previous_site_key: siteKey,
+        name: site.name,
+        snippet: tag,
+        snippet_without_stub: snippet(urls, site.site_key, { stub: false }),
+        csp_sources: sources,
+      }),
+    );
   } else {
     io.out(
-      `Site "${site.name}" has a new key; "${siteKey}" is refused from the next request on.\n  site key: ${site.site_key}\n\nReplace the snippet in every page with:\n  ${tag}`,
+      `Site "${site.name}" has a new key; "${siteKey}" is refused from the next request on.\n  site key: ${site.site_key}\n\n` +
+        pasteText('Replace the snippet in every page with:', tag, sources),
     );
   }
 };

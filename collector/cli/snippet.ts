@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { siteSetup, subresourceIntegrity } from '../core/setupUrls';
+import { cspSources, siteSetup, subresourceIntegrity } from '../core/setupUrls';
 import { BEACON_FILE } from './beaconFile';
 import { databaseLocation, LINK_OPTIONS, linksFrom, parseOptions, UsageError, withStore, type CliIO } from './args';
+import { pasteText } from './pasteText';
 
 /** The beacon this CLI ships (beside it in dist/), whose SRI value the tag carries; none when not built. */
 const beaconIntegrity = () => {
@@ -13,12 +14,14 @@ const beaconIntegrity = () => {
 };
 
 /**
- * `sitebeacon snippet --site SITE_KEY [--public-url URL] [--ingest-url URL]`: the site's script tag
- * with its SRI hash, and the CSP sources its pages need; `--json` prints the whole setup, as
+ * `sitebeacon snippet --site SITE_KEY [--no-stub] [--public-url URL] [--ingest-url URL]`: the site's
+ * snippet (the early-capture stub, then the script tag with its SRI hash: docs/early-capture.md) and
+ * the CSP sources its pages need; `--no-stub`, the script tag alone and its sources without the
+ * stub's hash. `--json` prints the whole setup, both snippets included, as
  * `GET /api/v1/sites/{site_key}/setup` answers it.
  */
 export const snippetCommand = async (args: string[], io: CliIO) => {
-  const values = parseOptions(args, { site: { type: 'string' }, ...LINK_OPTIONS });
+  const values = parseOptions(args, { site: { type: 'string' }, 'no-stub': { type: 'boolean' }, ...LINK_OPTIONS });
   const siteKey = values.site;
   if (!siteKey) throw new UsageError('snippet needs --site SITE_KEY');
   const site = await withStore(databaseLocation(values, io), (store) => store.sites.get(siteKey));
@@ -28,6 +31,12 @@ export const snippetCommand = async (args: string[], io: CliIO) => {
     io.out(JSON.stringify(setup));
     return;
   }
-  const sources = Object.entries(setup.csp_sources).map(([directive, list]) => `  ${directive} ${list.join(' ')}`);
-  io.out(`Paste into every page of ${site.allowed_origins.join(', ') || 'the site'}:\n  ${setup.snippet}\n\nIf the pages send a Content-Security-Policy, it must allow:\n${sources.join('\n')}`);
+  const plain = values['no-stub'] === true;
+  io.out(
+    pasteText(
+      `Paste into every page of ${site.allowed_origins.join(', ') || 'the site'}:`,
+      plain ? setup.snippet_without_stub : setup.snippet,
+      plain ? cspSources(setup, { stub: false }) : setup.csp_sources,
+    ),
+  );
 };

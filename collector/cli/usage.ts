@@ -15,12 +15,17 @@ Commands:
                         {"url": ...} once it listens; --retention-days deletes reports and
                         sessions older than N days, in small batches, every minute
   site add --origin URL [--origin URL...] [--name NAME] [--public-url URL] [--ingest-url URL]
-                        create a site; prints its key and script tag
-  snippet --site SITE_KEY [--public-url URL] [--ingest-url URL]
-                        the site's script tag with its SRI hash, and the CSP sources its pages need
+                        create a site; prints its key, its snippet (the early-capture stub,
+                        then the script tag) and the CSP sources its pages need
+  snippet --site SITE_KEY [--no-stub] [--public-url URL] [--ingest-url URL]
+                        the site's snippet (the early-capture stub, then the script tag with
+                        its SRI hash) and the CSP sources its pages need, the stub's
+                        'sha256-…' among them; --no-stub: the script tag alone, and its
+                        sources without the hash; --json: the whole setup, both snippets
   site rotate-key --site SITE_KEY [--public-url URL] [--ingest-url URL]
-                        a new public key for the site (its data moves along); prints it and
-                        the new script tag; the old key is refused from the next request on
+                        a new public key for the site (its data moves along); prints it, the
+                        new snippet and its CSP sources; the old key is refused from the next
+                        request on
   action add --site SITE_KEY --type TYPE [--payload JSON]
                         queue an action for a WordPress site's next check-in
   key create [--site SITE_KEY] [--name NAME]

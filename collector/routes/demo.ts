@@ -4,7 +4,11 @@ import { defineRoute, type Route } from '../http/route';
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The demo page of `npm start`: loads `/beacon.js` and has a button that throws. */
+/**
+ * The demo page of `npm start`: the generated snippet (the early-capture stub, then `/beacon.js`:
+ * docs/early-capture.md) and a button that throws. It sends no Content-Security-Policy, so the
+ * stub's inline script needs no hash here.
+ */
 export const demoRoutes = ({ siteKey, links }: { siteKey: string; links: Links }): Route[] => [
   defineRoute({
     method: 'GET',

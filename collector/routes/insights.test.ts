@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { EARLY_STUB } from '../../beacon/lib/earlyStub';
+import { earlyStubSource } from '../core/setupUrls';
 import { p75Rank } from '../core/vitals';
 import { createTestCollector } from '../testing/testCollector';
 
@@ -121,8 +123,9 @@ describe("the read API's dashboard views", { timeout: 30_000 }, () => {
     expect(setup.body).toMatchObject({
       site_key: shop,
       allowed_origins: ['https://shop.example'],
-      snippet: `<script src="http://127.0.0.1:8787/beacon.js" data-site-key="${shop}" data-ingest-origin="http://127.0.0.1:8787" integrity="${setup.body.integrity}" crossorigin="anonymous" async></script>`,
-      csp_sources: { 'script-src': ['http://127.0.0.1:8787'], 'connect-src': ['http://127.0.0.1:8787'] },
+      snippet: `<script>${EARLY_STUB}</script>\n<script src="http://127.0.0.1:8787/beacon.js" data-site-key="${shop}" data-ingest-origin="http://127.0.0.1:8787" integrity="${setup.body.integrity}" crossorigin="anonymous" async></script>`,
+      snippet_without_stub: `<script src="http://127.0.0.1:8787/beacon.js" data-site-key="${shop}" data-ingest-origin="http://127.0.0.1:8787" integrity="${setup.body.integrity}" crossorigin="anonymous" async></script>`,
+      csp_sources: { 'script-src': ['http://127.0.0.1:8787', earlyStubSource()], 'connect-src': ['http://127.0.0.1:8787'] },
       wordpress: null,
       agents: [{ id: 'agt_1', hostname: 'web1' }],
       last_connectivity_check: null,

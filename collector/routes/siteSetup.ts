@@ -8,9 +8,11 @@ import type { scriptFiles } from './beaconScript';
 /**
  * `GET /api/v1/sites/{site_key}/setup` (spec section 1: clients use generated setup URLs, never
  * rewritten by hand; ../shared/design.md, "Connectivity diagnosis"): what a site needs to be set up,
- * as the dashboard's setup page shows it: the generated URLs, the beacon's SRI value and the script
- * tag carrying it (core/setupUrls.ts, the one snippet builder), the CSP sources the page needs, the
- * allowed origins, and the site's integrations. `sitebeacon snippet --json` prints the same setup.
+ * as the dashboard's setup page shows it: the generated URLs, the beacon's SRI value, the snippet
+ * (the early-capture stub, then the script tag carrying that value: docs/early-capture.md) and the
+ * script tag alone (core/setupUrls.ts, the one snippet builder), the CSP sources the page needs (the
+ * stub's hash among them), the allowed origins, and the site's integrations. `sitebeacon snippet
+ * --json` prints the same setup.
  */
 export const siteSetupRoutes = ({
   store,
@@ -27,10 +29,11 @@ export const siteSetupRoutes = ({
     method: 'GET',
     path: '/api/v1/sites/:site_key/setup',
     tag: 'Read API',
-    summary: "A site's setup: URLs, script tag with its SRI hash, CSP sources, allowed origins, WordPress install, server agents, CSP projects",
+    summary: "A site's setup: URLs, snippet (early-capture stub and script tag with its SRI hash) and the tag alone, CSP sources, allowed origins, WordPress install, server agents, CSP projects",
     auth: 'siteApiKey',
     responses: {
-      200: '{site_key, name, allowed_origins, app_url, ingest_url, api_base, legacy_api_base, beacon_url, integrity, snippet, csp_sources, wordpress, agents, csp_projects, last_connectivity_check (the last connectivity check received in 30 days: `sitebeacon check --site` or the setup page check from a browser)}',
+      200:
+        "{site_key, name, allowed_origins, app_url, ingest_url, api_base, legacy_api_base, beacon_url, integrity, snippet (the inline early-capture stub, which keeps the page's errors, rejections, failed resource loads and CSP violations until beacon.js has run, then the async script tag), snippet_without_stub (the async script tag alone: captures from when beacon.js has run), csp_sources (script-src: the beacon's host and the stub's 'sha256-…' hash, which only the snippet with the stub needs; connect-src: the collection host), wordpress, agents, csp_projects, last_connectivity_check (the last connectivity check received in 30 days: `sitebeacon check --site` or the setup page check from a browser)}",
     },
     async handle({ site }) {
       let integrity: string | undefined;

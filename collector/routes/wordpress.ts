@@ -68,7 +68,13 @@ export const wordpressRoutes = ({ store, links }: { store: Store; links: Links }
           site_key: siteKey,
           site_url: url,
           ...urls,
-          snippet: snippet(urls, siteKey),
+          // The plain async tag, without the early-capture stub (docs/early-capture.md): the
+          // specification leaves register's answer and what the plugin does with it unshown (section
+          // 4), says only that the plugin loads the beacon script from its assigned host (section 1),
+          // and gives the plugin CSP header features (section 4, /v1/csp-projects) whose policies
+          // carry no hash for an inline script: a stub there would be blocked on every page, and
+          // report a violation of its own. Installed plugins keep the tag they were built for.
+          snippet: snippet(urls, siteKey, { stub: false }),
           features: {
             connectivity_check: versionAtLeast(body.plugin_version, CONNECTIVITY_CHECK_SINCE),
             actions: true,
