@@ -30,3 +30,15 @@ test('request bodies come from the validating schemas', async () => {
   const errors = document.paths['/api/error-reports/{site_key}'].post.requestBody.content['text/plain'].schema;
   expect(errors.oneOf[0].required).toEqual(['error_type', 'error_message']);
 });
+
+test("error reports' causes are documented: accepted on ingest (at most 5), returned with an error group's latest report", async () => {
+  const document = (await (await collector.request('/api/openapi.json')).json()) as any;
+  const body = document.paths['/api/error-reports/{site_key}'].post.requestBody.content['application/json'].schema;
+  const causes = body.oneOf[0].properties.causes;
+  expect(causes).toMatchObject({ type: 'array', maxItems: 5, items: { type: 'object', required: ['error_message'] } });
+  expect(Object.keys(causes.items.properties)).toEqual(['error_name', 'error_message', 'stack', 'aggregate']);
+  const detail = document.paths['/api/v1/sites/{site_key}/error-groups/{fingerprint}'].get.responses['200'].content['application/json'].schema;
+  const latest = detail.properties.latest.oneOf[0];
+  expect(latest.properties.causes).toMatchObject({ type: 'array', maxItems: 5, items: causes.items });
+  expect(detail.properties.latest.oneOf[1]).toEqual({ type: 'null' });
+});

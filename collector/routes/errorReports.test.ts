@@ -135,6 +135,46 @@ describe('error reports', () => {
     });
   });
 
+  test("causes are stored with the report and returned with its group's latest report; the engine's prefix is gone before grouping", async () => {
+    const causes = [
+      { error_name: 'TypeError', error_message: 'fetch failed', stack: 'TypeError: fetch failed\n    at load (https://shop.example/app.js:3:9)' },
+      { error_name: 'Error', error_message: '<img src=x onerror=alert(1)>', aggregate: true },
+    ];
+    const chromium = { error_type: 'javascript_error', error_message: 'Uncaught stringError', source_url: 'https://shop.example/app.js', causes };
+    const firefox = { error_type: 'javascript_error', error_message: 'uncaught exception: stringError', source_url: 'https://shop.example/app.js' };
+    expect((await collector.post(`/api/error-reports/${siteKey}`, [chromium, firefox], { origin: shop })).status).toBe(202);
+    const records = await stored();
+    expect(records.map((record) => record.error_message)).toEqual(['stringError', 'stringError']);
+    expect(records[0]!.fingerprint).toBe(records[1]!.fingerprint);
+    expect(records[0]!.causes).toEqual(causes);
+    expect(records[0]).not.toHaveProperty('extra');
+    expect(records[1]).not.toHaveProperty('causes');
+    // The latest of the group is the Firefox report, without causes; a group of its own has them.
+    await collector.post(`/api/error-reports/${siteKey}`, { ...chromium, error_message: 'Uncaught other' }, { origin: shop });
+    const other = (await stored()).at(-1)!;
+    const detail = await collector.request(`/api/v1/sites/${siteKey}/error-groups/${other.fingerprint}`, {
+      headers: { authorization: `Bearer ${await collector.apiKey(siteKey)}` },
+    });
+    expect(detail.status).toBe(200);
+    const { latest } = (await detail.json()) as { latest: { error_message: string; causes: unknown } };
+    expect(latest).toMatchObject({ error_message: 'other', causes });
+  });
+
+  test.each([
+    ['more than 5 causes', Array(6).fill({ error_message: 'c' }), /causes: causes holds at most 5 causes/],
+    ['causes that are not an array', { error_message: 'c' }, /causes: causes must be an array/],
+    ['a cause that is not an object', ['c'], /causes\.0: each cause must be an object with an error_message/],
+    ['a cause without a message', [{ error_name: 'TypeError' }], /causes\.0\.error_message: /],
+    ['a cause whose aggregate is not a boolean', [{ error_message: 'c', aggregate: 'yes' }], /causes\.0\.aggregate: aggregate must be true or false/],
+  ])('%s: 400 invalid_report saying so', async (_name, causes, message) => {
+    const response = await collector.post(`/api/error-reports/${siteKey}`, { error_type: 'js', error_message: 'm', causes });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('invalid_report');
+    expect(error.message).toMatch(message);
+    expect(await stored()).toEqual([]);
+  });
+
   const bad: Array<[string, () => Promise<Response>, number, string]> = [
     ['invalid JSON', () => collector.post(`/api/error-reports/${siteKey}`, '{"error_type":'), 400, 'invalid_json'],
     ['an empty body', () => collector.post(`/api/error-reports/${siteKey}`, ''), 400, 'invalid_json'],

@@ -1,4 +1,5 @@
 import { getRouterParam } from 'h3';
+import { MAX_ERROR_CAUSES } from '../../beacon/lib/wire';
 import { browserCounts } from '../core/browserOf';
 import { isConnectivityCheck } from '../core/connectivityCheck';
 import { buildDailySeries, fillDays, seriesStart } from '../core/dailySeries';
@@ -8,12 +9,62 @@ import { visibleSites } from '../core/users';
 import { rateMetric, VITALS_THRESHOLDS } from '../core/vitals';
 import { apiError } from '../http/apiError';
 import { defineRoute, type Route } from '../http/route';
+import { jsonSchemaOf } from '../openapi/jsonSchemaOf';
+import { ErrorCauseSchema } from '../schemas/errorReport';
 import { DailyQuerySchema, RangeQuerySchema, TableQuerySchema } from '../schemas/readQuery';
 import type { Store } from '../store/contract';
 
 const DAY = 86_400_000;
 const TAG = 'Read API';
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+/**
+ * One error group's answer, as the OpenAPI document shows it: `latest` is the group's latest report
+ * as stored, its `causes` included (design, "Wire format": the `cause` chain outermost first, or an
+ * AggregateError's inner errors), each cause as the error-report schema accepts it.
+ */
+const ERROR_GROUP_DETAIL = {
+  type: 'object',
+  required: ['site_key', 'since', 'group', 'latest', 'daily', 'pages', 'browsers'],
+  properties: {
+    site_key: { type: 'string' },
+    since: { type: 'string', format: 'date-time' },
+    group: { type: 'object', description: 'fingerprint, error_type, error_name, error_message, reports, count, sessions, first_seen, last_seen' },
+    latest: {
+      description: 'The latest report of the group (its stack), or null',
+      oneOf: [
+        {
+          type: 'object',
+          required: ['error_type', 'error_message', 'fingerprint', 'received_at'],
+          properties: {
+            error_type: { type: 'string' },
+            error_message: { type: 'string', description: "As the browser described it, without an engine's prefix for an uncaught value (\"Uncaught \")" },
+            error_name: { type: 'string' },
+            stack: { type: 'string' },
+            source_url: { type: 'string' },
+            line: { type: 'integer' },
+            column: { type: 'integer' },
+            page_url: { type: 'string' },
+            session_id: { type: 'string' },
+            user_agent: { type: 'string' },
+            fingerprint: { type: 'string' },
+            received_at: { type: 'string', format: 'date-time' },
+            causes: {
+              type: 'array',
+              maxItems: MAX_ERROR_CAUSES,
+              description: "The error's `cause` chain, outermost first, or an AggregateError's inner errors (`aggregate: true`); absent when the report had none",
+              items: jsonSchemaOf(ErrorCauseSchema),
+            },
+          },
+        },
+        { type: 'null' },
+      ],
+    },
+    daily: { type: 'array', items: { type: 'object', properties: { day: { type: 'string' }, reports: { type: 'integer' }, count: { type: 'integer' } } } },
+    pages: { type: 'array', items: { type: 'object', properties: { page_url: { type: 'string' }, reports: { type: 'integer' } } } },
+    browsers: { type: 'array', items: { type: 'object', properties: { browser: { type: 'string' }, reports: { type: 'integer' } } } },
+  },
+};
 
 /**
  * The read API's views for the dashboard (design, "Dashboard"), open to API keys and to signed-in
@@ -90,7 +141,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     summary: 'One error group since `since` (default 30 days): counts, its latest report (stack), occurrences per UTC day, pages and browsers',
     auth: 'siteApiKey',
     query: TableQuerySchema,
-    responses: { 200: '{group, latest, daily, pages, browsers}', 404: 'unknown_error_group' },
+    responses: { 200: { description: '{group, latest (with its causes), daily, pages, browsers}', schema: ERROR_GROUP_DETAIL }, 404: 'unknown_error_group' },
     async handle({ site, event, query }) {
       const siteKey = site!.site_key;
       const now = Date.now();

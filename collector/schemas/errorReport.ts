@@ -10,7 +10,7 @@ import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra, 
  * as the report's own error is. Fields a cause has beyond these are dropped: a newer beacon's
  * addition must not cost the report.
  */
-const ErrorCauseSchema = v.object(
+export const ErrorCauseSchema = v.object(
   {
     error_name: optionalBounded(200),
     error_message: bounded(2000),

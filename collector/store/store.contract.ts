@@ -160,6 +160,23 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
         expect(stored).not.toHaveProperty('source_url');
       });
 
+      test("a report's causes read back with it, in order, in the list (what `export` writes) and as its group's latest; a report without has none", async () => {
+        const causes = [
+          { error_name: 'TypeError', error_message: 'fetch failed', stack: 'TypeError: fetch failed\n    at load (https://shop.example/app.js:3:9)' },
+          { error_message: 'inner \0 one', aggregate: true },
+        ];
+        await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'javascript_error', error_message: 'load failed', causes }], Date.UTC(2026, 0, 1));
+        await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'javascript_error', error_message: 'plain' }, { error_type: 'js', error_message: 'empty', causes: [] }], Date.UTC(2026, 0, 2));
+        const [withCauses, without, empty] = await seed.stored('errors', DEFAULT_SITE_KEY);
+        // Text as every store keeps it (storedText.ts): NUL becomes U+FFFD.
+        const kept = [causes[0], { error_message: 'inner \uFFFD one', aggregate: true }];
+        expect(withCauses!.causes).toEqual(kept);
+        expect(without).not.toHaveProperty('causes');
+        expect(empty).not.toHaveProperty('causes');
+        expect((await store.errors.latest(DEFAULT_SITE_KEY, withCauses!.fingerprint))!.causes).toEqual(kept);
+        expect(await store.errors.latest(DEFAULT_SITE_KEY, without!.fingerprint)).not.toHaveProperty('causes');
+      });
+
       test('a write for an unknown site is refused, and the writes beside it still commit', async () => {
         const results = await Promise.allSettled([
           seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: 'a' }]),

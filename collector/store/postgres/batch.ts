@@ -10,9 +10,9 @@ const DAY = 86_400_000;
 
 export const ERROR_COLUMNS = [
   'site_key', 'received_at', 'user_agent', 'error_type', 'error_message', 'error_name', 'stack', 'source_url',
-  'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'extra', 'fingerprint',
+  'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'extra', 'fingerprint', 'causes',
 ] as const;
-const ERROR_TYPES = ['text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'float8', 'text', 'int8', 'text', 'text'];
+const ERROR_TYPES = ['text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'float8', 'text', 'int8', 'text', 'text', 'text'];
 
 interface SessionRow {
   site_key: string;
@@ -51,7 +51,8 @@ export class Batch {
   addErrors(siteKey: string, reports: NewErrorReport[], { received_at, user_agent }: ReceiveContext) {
     const day = Math.floor(received_at / DAY);
     for (const report of reports) {
-      this.errors.push({ ...report, site_key: siteKey, received_at, user_agent });
+      // No causes and an empty list are stored alike, as NULL (sqlite/errorRows.ts).
+      this.errors.push({ ...report, causes: report.causes?.length ? report.causes : undefined, site_key: siteKey, received_at, user_agent });
       const key = `${siteKey}\n${report.fingerprint}\n${day}`;
       const group = this.errorGroups.get(key);
       const sample = [report.error_type, report.error_name ?? null, report.error_message];

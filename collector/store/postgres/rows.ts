@@ -12,7 +12,7 @@ const TIME_COLUMNS = new Set([
   'received_at', 'updated_at', 'created_at', 'completed_at', 'registered_at', 'last_check_in_at', 'last_heartbeat_at',
 ]);
 /** Columns holding JSON text (`metrics` is jsonb: pg parses it). */
-const JSON_COLUMNS = new Set(['extra', 'body', 'payload', 'result', 'allowed_origins', 'sources', 'site_keys']);
+const JSON_COLUMNS = new Set(['extra', 'body', 'payload', 'result', 'allowed_origins', 'sources', 'site_keys', 'causes']);
 /** `status` is a JSON report in these tables, a plain word in site_actions. */
 export const WITH_JSON_STATUS = new Set([...JSON_COLUMNS, 'status']);
 

@@ -194,4 +194,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
   // 5: the side each stored violation still awaits a copy from, indexed (../awaitingCopy.ts), as the
   // SQLite store's version 10.
   AWAITING_COPY,
+  // 6: an error's causes, a JSON array as text, as the SQLite store's version 11; older rows have none.
+  `ALTER TABLE error_reports ADD COLUMN causes TEXT;`,
 ];

@@ -243,6 +243,9 @@ const migrations: Array<string | ((db: Database) => void)> = [
   // read here from `sources` as it reads them), indexed in place of the violation key alone: the
   // report a copy merges into is one index entry away, not a scan of every copy of its violation.
   AWAITING_COPY,
+  // 11: an error's causes (design, "Wire format": its `cause` chain or an AggregateError's inner
+  // errors), a JSON array; older rows have none.
+  `ALTER TABLE error_reports ADD COLUMN causes TEXT;`,
 ];
 
 /** Brings `db` to the newest schema (or to `target`, for tests), one transaction per version. */

@@ -11,7 +11,7 @@ const TIME_COLUMNS = new Set([
   'received_at', 'updated_at', 'created_at', 'completed_at', 'registered_at', 'last_check_in_at', 'last_heartbeat_at',
 ]);
 /** Columns holding JSON text. */
-export const JSON_COLUMNS = new Set(['extra', 'body', 'metrics', 'payload', 'result', 'allowed_origins', 'sources', 'site_keys']);
+export const JSON_COLUMNS = new Set(['extra', 'body', 'metrics', 'payload', 'result', 'allowed_origins', 'sources', 'site_keys', 'causes']);
 /** `status` is a JSON report in these tables, a plain word in site_actions. */
 export const WITH_JSON_STATUS = new Set([...JSON_COLUMNS, 'status']);
 
