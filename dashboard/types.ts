@@ -66,6 +66,17 @@ export interface StoredError {
   column?: number;
   user_agent?: string;
   received_at: string;
+  /** The error's `cause` chain, outermost first, or an AggregateError's inner errors; absent when none. */
+  causes?: ErrorCause[];
+}
+
+/** One cause of a stored error report (the read API's `latest.causes`). */
+export interface ErrorCause {
+  error_name?: string;
+  error_message: string;
+  stack?: string;
+  /** An inner error of an AggregateError, rather than a `cause`. */
+  aggregate?: boolean;
 }
 
 export interface ErrorGroupDetail {
@@ -86,7 +97,11 @@ export interface Setup {
   /** The main host's API base (spec section 1: the legacy API base). */
   legacy_api_base: string;
   beacon_url: string;
+  /** The early-capture stub, then the script tag (docs/early-capture.md). */
   snippet: string;
+  /** The script tag alone: captures from when beacon.js has run. */
+  snippet_without_stub: string;
+  /** The sources a page's CSP must allow; `script-src` has the stub's `'sha256-…'`. */
   csp_sources: Record<string, string[]>;
   wordpress: { site_url: string; name: string; plugin_version?: string; last_check_in_at?: string; registered_at: string } | null;
   agents: Array<{ id: string; hostname: string; os: string; arch: string; agent_version: string; last_heartbeat_at?: string; registered_at: string }>;
