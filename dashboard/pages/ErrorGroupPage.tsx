@@ -1,5 +1,6 @@
 import { useApi } from '../api';
 import { Chart } from '../components/Chart';
+import { ErrorCauses } from '../components/ErrorCauses';
 import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
 import { Status } from '../components/Status';
@@ -7,7 +8,7 @@ import { clip, count, rangeOf, segment, sinceOf, time } from '../format';
 import type { ErrorGroupDetail } from '../types';
 
 /**
- * `/sites/{site_key}/errors/{fingerprint}`: one error group: its counts, the latest stack,
+ * `/sites/{site_key}/errors/{fingerprint}`: one error group: its counts, the latest stack and its causes,
  * occurrences over time, the pages and the browsers it happened in.
  *
  * @example
@@ -44,6 +45,7 @@ export const ErrorGroupPage = ({ email, siteKey, fingerprint }: { email: string 
       <section aria-labelledby="stack-title">
         <h2 id="stack-title">Latest stack</h2>
         {latest?.stack ? <pre class="stack" tabIndex={0}>{latest.stack}</pre> : <p class="muted">The latest report has no stack.</p>}
+        <ErrorCauses causes={latest?.causes} />
         {latest && (
           <dl class="facts">
             <dt>Received</dt>
