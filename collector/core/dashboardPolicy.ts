@@ -7,7 +7,9 @@ import type { SetupUrls } from './setupUrls';
  * connectivity test calls), no inline script or style element, no plugin, no framing, no other
  * base or form target; violations are reported to this collector, under DASHBOARD_SITE_KEY.
  * Styles set through the DOM (Preact's style props, uPlot's sizes) are CSSOM, which `style-src`
- * does not govern; the shell has no style attribute.
+ * does not govern; the shell has no style attribute. The shell carries no beacon snippet (the setup
+ * page shows the snippet as text), so `script-src` lists no early-capture stub hash
+ * (docs/early-capture.md): an inline script here stays blocked.
  *
  * @example
  * dashboardPolicy(setupUrls(links)).header // "default-src 'none'; script-src 'self'; …"

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
+import { EARLY_STUB } from '../../beacon/lib/earlyStub';
 import { createTestCollector } from '../testing/testCollector';
 
 let collector: ReturnType<typeof createTestCollector>;
@@ -35,12 +36,16 @@ test('GET /beacon.vitals.js serves the second script, web-vitals, with the same 
   expect(revalidated.status).toBe(304);
 });
 
-test('the demo page loads /beacon.js for the demo site and has a button that throws', async () => {
+test('the demo page loads /beacon.js for the demo site through the snippet with the early-capture stub, and has a button that throws', async () => {
   collector = createTestCollector({ demo: true });
   const response = await collector.request('/demo');
   expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  // No policy of its own: nothing on the page would block the stub's inline script (docs/early-capture.md).
+  expect(response.headers.get('content-security-policy')).toBeNull();
   const page = await response.text();
-  expect(page).toContain('<script src="http://127.0.0.1:8787/beacon.js" data-site-key="demo" data-ingest-origin="http://127.0.0.1:8787" async></script>');
+  expect(page).toContain(
+    `<script>${EARLY_STUB}</script>\n<script src="http://127.0.0.1:8787/beacon.js" data-site-key="demo" data-ingest-origin="http://127.0.0.1:8787" async></script>`,
+  );
   expect(page).toContain('<button id="throw"');
 });
 
