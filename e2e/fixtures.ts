@@ -96,7 +96,11 @@ export const test = base.extend<{ collector: Collector; pages: PageServer }>({
   },
 });
 
-/** The snippet the collector generates for a site (../shared/design.md, "Script tag"). */
+/**
+ * The plain script tag the collector generates for a site (`sitebeacon snippet --no-stub`; README,
+ * "Adding the beacon to a site"): the default snippet puts the early-capture stub before it
+ * (docs/early-capture.md).
+ */
 export const beaconTag = (collector: Collector, siteKey: string) =>
   `<script src="${collector.origin}/beacon.js" data-site-key="${siteKey}" data-ingest-origin="${collector.origin}" async></script>`;
 
