@@ -19,7 +19,7 @@ export const errors = (): Capture => (context) => {
     if (!(event instanceof ErrorEvent)) {
       const element = event.target as Element & { src?: string; href?: string };
       const url = element?.src || element?.href;
-      return url && context._report('error', toErrorReport('resource_error', 0, { message: element.localName + ' failed to load', filename: url }));
+      return url && context._report('error', toErrorReport('resource_error', undefined, { message: element.localName + ' failed to load', filename: url }));
     }
     const crossOrigin = !event.error && !event.filename && CROSS_ORIGIN_MESSAGE.test(event.message);
     // A cross-origin script's error carries no detail: one such report per page says all there is.

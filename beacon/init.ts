@@ -1,6 +1,6 @@
 import { resolveEndpoints, type EndpointOptions, type Endpoints } from './config';
 import { batches } from './lib/batches';
-import { monitor } from './lib/monitor';
+import { monitor, whenContained } from './lib/monitor';
 import { randomId } from './lib/randomId';
 import { toErrorReport } from './lib/errorReport';
 import { createTransport, MAX_BODY_BYTES, type TransportState } from './transport';
@@ -30,6 +30,8 @@ export interface BeaconContext extends TransportState {
    * listens returns nothing.
    */
   _listen<E extends Event>(type: string, listener: (event: E) => unknown, capture?: boolean): void;
+  /** What `_listen` added, guarded: for `stop()`, and for events that happened before the beacon (earlyEvents.ts). */
+  _listeners: Array<[type: string, listener: (event: Event) => unknown, capture?: boolean]>;
 }
 
 /** Installs listeners for one kind of capture; returns what removes them. */
@@ -133,8 +135,9 @@ export const init = (options: BeaconOptions): Beacon => {
     _listen: (type, listener, capture) => {
       const guarded = monitor(listener) as EventListener;
       addEventListener(type, guarded, capture);
-      stoppers.push(() => removeEventListener(type, guarded, capture));
+      context._listeners.push([type, guarded, capture]);
     },
+    _listeners: [],
   };
   const transport = createTransport(context);
 
@@ -143,6 +146,15 @@ export const init = (options: BeaconOptions): Beacon => {
   // after web-vitals' capture-phase listener has reported the final CLS and INP.
   context._listen('visibilitychange', () => document.visibilityState == 'hidden' && flush(true));
   context._listen('pagehide', () => flush(true));
+  // The beacon's own contained errors: the first is reported, so that a beacon broken on some
+  // page says so instead of going quiet (lib/monitor.ts).
+  // Its stack, into the beacon's code, tells it apart; the next ones are contained silently.
+  whenContained(
+    monitor((error: unknown) => {
+      whenContained(noop);
+      report('error', toErrorReport('manual', error));
+    }),
+  );
   for (const capture of options.capture || []) stoppers.push(monitor(capture)(context) || noop);
 
   return {
@@ -150,6 +162,7 @@ export const init = (options: BeaconOptions): Beacon => {
     flush: () => monitor(flush)() || Promise.resolve(),
     stop: monitor(() => {
       for (const stop of stoppers.splice(0)) monitor(stop)();
+      for (const [type, listener, capture] of context._listeners.splice(0)) removeEventListener(type, listener, capture);
       flush();
     }),
   };

@@ -1,3 +1,4 @@
+import { earlyEvents } from './earlyEvents';
 import { init } from './init';
 import { scriptOptions } from './scriptOptions';
 
@@ -15,7 +16,12 @@ try {
   // `window.sitebeacon` is the running beacon's handle (captureError, flush, stop) for page code.
   const globals = window as unknown as { sitebeacon?: unknown };
   // Loaded twice (a CMS that repeats the snippet): the first copy keeps watching, the second does nothing.
-  if (script?.dataset.siteKey && !globals.sitebeacon) globals.sitebeacon = init(scriptOptions(script));
+  if (script?.dataset.siteKey && !globals.sitebeacon) {
+    const options = scriptOptions(script);
+    // Last: it hands what the snippet's early stub kept to the listeners the others added.
+    options.capture!.push(earlyEvents());
+    globals.sitebeacon = init(options);
+  }
 } catch {
   // Never break the page that pasted us.
 }

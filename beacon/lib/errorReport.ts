@@ -1,4 +1,5 @@
-import type { WireErrorReport } from './wire';
+import { MAX_ERROR_CAUSES, type WireErrorReport } from './wire';
+import { describeValue } from './describeValue';
 import { setGiven } from './setGiven';
 
 /** The design's error report (wire format, beacon to collector): ./wire.ts. */
@@ -8,17 +9,46 @@ export type ErrorReport = WireErrorReport;
 const MAX_STACK = 4000;
 const MAX_MESSAGE = 1000;
 
-const describe = (value: unknown): string => {
-  try {
-    // A plain object reason says more as JSON than as "[object Object]".
-    return typeof value == 'string' ? value : (JSON.stringify(value) ?? String(value));
-  } catch {
-    return String(value);
-  }
-};
-
 /** Where an error came from, as an `ErrorEvent` says it: the message for a thrown value that is not an Error, the source, line and column. */
 export type ErrorOrigin = Partial<Pick<ErrorEvent, 'message' | 'filename' | 'lineno' | 'colno'>>;
+
+/**
+ * What a thrown value says of itself: an Error's name, message and stack; any other value
+ * described from the value (describeValue.ts), the same for a throw and a rejection in every
+ * browser. `fallback` is the browser's own text, used only when it gave no value at all (a
+ * cross-origin "Script error.", a failed resource load).
+ */
+const fieldsOf = (thrown: unknown, fallback?: string) => {
+  // An ErrorEvent that is rejected or thrown stands for its error.
+  if (thrown instanceof ErrorEvent) thrown = thrown.error;
+  const error = thrown instanceof Error ? thrown : undefined;
+  const stack = error?.stack;
+  return {
+    error_message: (error ? error.message : (thrown == null && fallback) || describeValue(thrown)).slice(0, MAX_MESSAGE),
+    error_name: error?.name,
+    stack: typeof stack == 'string' && stack.slice(0, MAX_STACK),
+  };
+};
+
+/** `fields` as sent: only what was given, URLs cleaned (setGiven); `error_message` always, as the wire requires. */
+const given = (fields: Record<string, unknown>, target: Record<string, unknown> = { error_message: '' }) => {
+  for (const name in fields) setGiven(target, name, fields[name]);
+  return target;
+};
+
+/**
+ * An AggregateError's inner errors, then the `cause` chain, outermost first; at most
+ * MAX_ERROR_CAUSES (a cause that is its own cause stops there too).
+ */
+const causesOf = (thrown: unknown) => {
+  const causes: Record<string, unknown>[] = [];
+  const add = (value: unknown, aggregate?: boolean) =>
+    causes.length < MAX_ERROR_CAUSES && causes.push(given({ ...fieldsOf(value), aggregate }));
+  const inner = (thrown as AggregateError | undefined)?.errors;
+  if (thrown instanceof Error && Array.isArray(inner)) for (const value of inner) add(value, true);
+  for (let value = thrown; (value = (value as Error | undefined)?.cause) != null && add(value); );
+  return causes.length && causes;
+};
 
 /**
  * Builds an error report from anything that was thrown or rejected, and where it came from when
@@ -34,21 +64,9 @@ export const toErrorReport = (
   type: ErrorReport['error_type'],
   thrown: unknown,
   { message, filename, lineno, colno }: ErrorOrigin = {},
-): ErrorReport => {
-  const error = thrown instanceof Error ? thrown : undefined;
-  // error_message is required (spec section 2): set even when empty, then cleaned below when given.
-  const report = { error_type: type, error_message: '', timestamp: Date.now() } as ErrorReport & Record<string, unknown>;
-  const stack = error?.stack;
-  const given: Record<string, unknown> = {
-    // A thrown value that is not an Error has no message of its own: describe the value itself.
-    error_message: (error ? error.message : message || describe(thrown)).slice(0, MAX_MESSAGE),
-    page_url: location.href,
-    error_name: error?.name,
-    stack: typeof stack == 'string' && stack.slice(0, MAX_STACK),
-    source_url: filename,
-    line: lineno,
-    column: colno,
-  };
-  for (const name in given) setGiven(report, name, given[name]);
-  return report;
-};
+): ErrorReport =>
+  given(
+    { ...fieldsOf(thrown, message), page_url: location.href, source_url: filename, line: lineno, column: colno, causes: causesOf(thrown) },
+    // error_message is required (spec section 2): set even when empty.
+    { error_type: type, error_message: '', timestamp: Date.now() },
+  ) as ErrorReport;

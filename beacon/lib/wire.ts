@@ -27,6 +27,23 @@ export type WireErrorReport = {
   count?: number;
   /** "Script error." from a cross-origin script served without CORS: no detail exists. */
   cross_origin?: boolean;
+  /**
+   * The error's `cause` chain, outermost first, or an `AggregateError`'s inner errors (each with
+   * `aggregate: true`); at most MAX_ERROR_CAUSES.
+   */
+  causes?: WireErrorCause[];
+};
+
+/** Most causes one error report carries. */
+export const MAX_ERROR_CAUSES = 5;
+
+/** One cause of an error report, described as the report's own error is (bounded the same way). */
+export type WireErrorCause = {
+  error_name?: string;
+  error_message: string;
+  stack?: string;
+  /** An inner error of an `AggregateError`, rather than a `cause`. */
+  aggregate?: boolean;
 };
 
 /**

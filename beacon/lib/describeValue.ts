@@ -1,0 +1,44 @@
+/** Properties a description visits at most: a rejected store state must not cost the page. */
+const MAX_PROPERTIES = 100;
+
+/**
+ * What an instance of a class is described by: the fields that say what it is about (a
+ * `Response`'s type, status and URL, an event's type and target, an element's `src`, an error
+ * code), read by name. Walking a host object's own properties would call getters such as
+ * `outerHTML` or `cookie`, and a window's would list every global.
+ */
+const TELLING = ['name', 'message', 'code', 'status', 'url', 'type', 'target', 'src'];
+
+/**
+ * Describes a thrown or rejected value that is not an `Error`, from the value itself, the same
+ * way in every browser: a string as it is; a number, `null`, `undefined` by name; anything else as
+ * bounded JSON, with `"[Circular]"` where an object would repeat, and each instance of a class as
+ * its class's name over its telling fields. A promise rejected by `img.onerror = reject` becomes
+ * `{"Event":{"type":"error","target":{"HTMLImageElement":{"src":"…"}}}}`; a failed fetch's
+ * response `{"Response":{"type":"basic","url":"…","status":404}}`.
+ *
+ * @example
+ * describeValue({ code: 42 }) // '{"code":42}'
+ */
+export const describeValue = (value: unknown): string => {
+  const seen = new Set();
+  let budget = MAX_PROPERTIES;
+  try {
+    return typeof value != 'object' || !value
+      ? String(value)
+      : JSON.stringify(value, (_key, field) => {
+          if (--budget < 0) return;
+          if (!field || typeof field != 'object') return field;
+          if (seen.has(field)) return '[Circular]';
+          seen.add(field);
+          const name = field.constructor?.name;
+          if (name == 'Object' || name == 'Array' || !name) return field;
+          const told: Record<string, unknown> = {};
+          for (const key of TELLING) if (field[key] && typeof field[key] != 'function') told[key] = field[key];
+          return { [name]: told };
+        });
+  } catch {
+    // A getter that throws, a BigInt: the value's own text is still something.
+    return String(value);
+  }
+};
