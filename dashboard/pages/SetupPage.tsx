@@ -2,29 +2,10 @@ import { useState } from 'preact/hooks';
 import { useApi } from '../api';
 import { ConnectivityCheck } from '../components/ConnectivityCheck';
 import { Layout } from '../components/Layout';
+import { SnippetChoice } from '../components/SnippetChoice';
 import { Status } from '../components/Status';
 import { clip, segment, time } from '../format';
 import type { Setup } from '../types';
-
-const CopyButton = ({ text }: { text: string }) => {
-  const [done, setDone] = useState('');
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setDone('Copied.');
-    } catch {
-      setDone('Copying was refused by the browser: select the text and copy it.');
-    }
-  };
-  return (
-    <p>
-      <button type="button" onClick={copy}>
-        Copy the script tag
-      </button>{' '}
-      <span role="status">{done}</span>
-    </p>
-  );
-};
 
 const Suggestion = ({ project }: { project: Setup['csp_projects'][number] }) => {
   const suggestion = useApi<{ policy: string; based_on_reports: number; withheld?: Array<{ directive: string; source: string; reason: string }> }>(
@@ -83,11 +64,7 @@ export const SetupPage = ({ email, siteKey }: { email: string | undefined; siteK
       <h1>Set up {clip(site.name, 120)}</h1>
       <section aria-labelledby="snippet-title">
         <h2 id="snippet-title">Script tag</h2>
-        <p>Paste into the &lt;head&gt; of every page:</p>
-        <pre class="snippet" tabIndex={0}>
-          <code data-testid="snippet">{site.snippet}</code>
-        </pre>
-        <CopyButton text={site.snippet} />
+        <SnippetChoice setup={site} />
       </section>
       <section aria-labelledby="csp-title" id="csp">
         <h2 id="csp-title">Content Security Policy</h2>
