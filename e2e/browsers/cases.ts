@@ -1,17 +1,19 @@
 // The cross-browser cases (issue 12), the same in every browser: the beacon's error, unhandled
 // rejection, CSP violation and vitals at page hide, the browser's own CSP reports (`report-uri`,
 // `report-to`), and one violation reported by both the beacon and `report-uri`. Each asserts what the collector STORED (`sitebeacon export`), and
-// records what it measured for the support table (supportTable.mjs).
+// records what it measured for the support table (supportTable.mjs). fidelityCases.ts adds what
+// fails before the beacon has loaded, unusual thrown values and causes.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BrowserDriver, BrowserName } from './driver';
+import { fidelityCases, type FidelityCaseId } from './fidelityCases';
 import { startWorld, type StoredRecord, type World } from './harness';
 import { BOTH_PAGE, entriesRecorded, NATIVE_PAGE, NATIVE_POLICY, NATIVE_VIOLATIONS, shopPage } from './pages';
 import { pollStored, until } from './poll';
 import { PER_BROWSER } from './supportTable.mjs';
 
-export type CaseId = 'error' | 'rejection' | 'csp' | 'vitals' | 'report-uri' | 'report-to' | 'both';
+export type CaseId = 'error' | 'rejection' | 'csp' | 'vitals' | 'report-uri' | 'report-to' | 'both' | FidelityCaseId;
 
 export interface Expectations {
   /** The Web Vitals this browser yields, in METRICS order. */
@@ -51,11 +53,11 @@ export const describeBrowser = (name: BrowserName, launch: () => Promise<Browser
       }
     });
 
-    /** Runs the assertions; records "captured" when they hold, else what was measured instead. */
-    const verdict = (id: CaseId, assertions: () => void, measured: () => string) => {
+    /** Runs the assertions; records "captured" (with `detail`) when they hold, else what was measured instead. */
+    const verdict = (id: CaseId, assertions: () => void, measured: () => string, detail?: string) => {
       try {
         assertions();
-        outcomes[id] = { captured: true };
+        outcomes[id] = detail ? { captured: true, detail } : { captured: true };
       } catch (error) {
         outcomes[id] = { captured: false, detail: measured() };
         throw error;
@@ -243,5 +245,7 @@ export const describeBrowser = (name: BrowserName, launch: () => Promise<Browser
         () => `${records.length} reports stored for ${NATIVE_VIOLATIONS.length} violations${refusals(siteKey)}`,
       );
     });
+
+    fidelityCases({ world: () => world, browser: () => browser, verdict });
   });
 };

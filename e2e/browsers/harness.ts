@@ -12,6 +12,13 @@ import { forget, stopOnExit } from './cleanup';
 const run = promisify(execFile);
 const PAGES = fileURLToPath(new URL('../pages/', import.meta.url));
 
+/** What `sitebeacon snippet --json` prints (collector/core/setupUrls.ts SiteSetup), as far as the cases read it. */
+export interface SiteSetup {
+  snippet: string;
+  beacon_url: string;
+  csp_sources: Record<'script-src' | 'connect-src', string[]>;
+}
+
 export type Kind = 'errors' | 'csp' | 'performance';
 export type StoredRecord = Record<string, any>;
 
@@ -87,10 +94,18 @@ export const startWorld = async () => {
     return {
       collectorOrigin,
       pageOrigin,
+      /** The certificate both servers use, for another HTTPS server of the test's (delayingProxy.ts). */
+      tls: { cert: ca, key: readFileSync(key) },
       /** Serves `body` at `path` on the page origin with these headers (a policy, Reporting-Endpoints). */
       route: (path: string, body: string, headers: OutgoingHttpHeaders = {}) => void routes.set(path, { body, headers }),
       /** `sitebeacon site add --origin PAGE_ORIGIN`: a fresh site, so each case sees only its own records. */
       addSite: async () => (JSON.parse(await cli('site', 'add', '--origin', pageOrigin, '--json')) as { site_key: string }).site_key,
+      /**
+       * `sitebeacon snippet --site SITE_KEY --public-url URL --json`: the site's setup as the
+       * collector generates it (the snippet with the early-capture stub, its CSP sources).
+       */
+      setup: async (siteKey: string, publicUrl = collectorOrigin) =>
+        JSON.parse(await cli('snippet', '--site', siteKey, '--public-url', publicUrl, '--json')) as SiteSetup,
       /** What the collector stored, through the read API: cheap enough to poll. */
       stored: async (siteKey: string, kind: Kind) =>
         (await readApi<{ data: StoredRecord[] }>(`/sites/${siteKey}/${READ_PATHS[kind]}?limit=1000`)).data,

@@ -23,6 +23,12 @@ export const ROWS = [
   ['report-uri', "CSP `report-uri` (the browser's own report)"],
   ['report-to', "CSP `report-to` + `Reporting-Endpoints` (the browser's own report)"],
   ['both', 'A violation reported by both the beacon and `report-uri`, counted once'],
+  ['early-error', "An error thrown before `beacon.js` loaded (the snippet's early stub), with the time it was thrown"],
+  ['early-rejection', 'An unhandled rejection before `beacon.js` loaded (early stub), with its time'],
+  ['early-csp', "A markup image blocked by CSP before `beacon.js` loaded (early stub): the violation and the failed load"],
+  ['thrown-values', 'A thrown string and a thrown object: the value itself (`stringError`, `{"code":…}`), no engine prefix'],
+  ['rejected-event', "A rejection with an image's error `Event`: the event, its type and the image's `src`"],
+  ['causes', 'An error\'s `cause` chain and an `AggregateError`\'s inner errors, in order'],
 ];
 const COLUMNS = [
   ['chromium', 'Chromium'],
