@@ -27,16 +27,18 @@ const builds: Record<string, { stdout: string; stderr: string }> = {};
 /** `sitebeacon serve` from the installed package, on a random port with a fresh SQLite file. */
 const startCollector = async (db: string) => {
   const child = spawn(sitebeacon, ['serve', '--json', '--port', '0', '--host', '127.0.0.1', '--db', db], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
+    // `serve --json` prints one line, {"url": ...}, once it listens.
     child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk;
-      const [line, rest] = output.split('\n', 2);
+      stdout += chunk;
+      const [line, rest] = stdout.split('\n', 2);
       if (rest !== undefined) resolve((JSON.parse(line!) as { url: string }).url);
     });
-    exited.then(() => reject(new Error(`sitebeacon serve exited: ${output}`)));
+    exited.then(() => reject(new Error(`sitebeacon serve exited: ${stdout}${stderr}`)));
   });
   const cli = async (...args: string[]) => (await run(sitebeacon, [...args, '--db', db], { encoding: 'utf8' })).stdout;
   return {
@@ -128,7 +130,10 @@ test.for(BUNDLES)(
   async ([, , bundler, entry]) => {
     const attribution = entry == 'attribution';
     const pages = await servePages(bundlePath(bundler, entry));
-    const collector = await startCollector(join(project, `${bundler}-${entry}.db`));
+    const collector = await startCollector(join(project, `${bundler}-${entry}.db`)).catch(async (error) => {
+      await pages.close();
+      throw error;
+    });
     const context = await browser.newContext();
     try {
       const siteKey = (JSON.parse(await collector.cli('site', 'add', '--origin', pages.origin, '--json')) as { site_key: string }).site_key;
@@ -184,6 +189,8 @@ test.for(BUNDLES)(
         source_url: `${pages.origin}/assets/app.js`,
         page_url: `${pages.origin}/shop`,
       });
+      // One page view, one context: errors() and vitals() read the session of the same init().
+      expect(javascriptErrors[0]!.session_id).toBe(session!.session_id);
       expect(csp[0]).toMatchObject({
         document_uri: `${pages.origin}/shop`,
         effective_directive: 'img-src',
