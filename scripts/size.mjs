@@ -66,13 +66,15 @@ const vitalsScript = readFileSync(new URL('dist/beacon.vitals.min.js', root), 'u
 const WEB_VITALS = ['largest-contentful-paint', 'layout-shift', 'first-input'];
 const ATTRIBUTION = ['largestShiftTarget', 'interactionTarget', 'getSelector'];
 
-// Gates sit a little above what is reached (issue 18): a change that adds bytes must say so here.
+// Gates sit a little above what is reached: a change that adds bytes must say so here. The last
+// raise paid for the description of thrown values, causes, the beacon's own-error report and (in
+// beacon.min.js) the early stub's replay.
 const targets = [
   {
     name: 'dist/beacon.min.js (the script tag: errors, csp, transport, sessions; the critical path)',
     code: beaconScript,
     goal: { brotli: 4096, gzip: 4608 },
-    gate: { brotli: 2384 },
+    gate: { brotli: 2752 },
     mustNotContain: WEB_VITALS,
   },
   {
@@ -86,21 +88,21 @@ const targets = [
     name: 'ESM app importing init, errors, csp',
     code: await app('init, errors, csp', 'errors(), csp()'),
     goal: { brotli: 1536 },
-    gate: { brotli: 1864 },
+    gate: { brotli: 2160 },
     mustNotContain: WEB_VITALS,
   },
   {
     name: 'ESM app importing init, errors, csp, vitals',
     code: await app('init, errors, csp, vitals', 'errors(), csp(), vitals()'),
     goal: {},
-    gate: { brotli: 4832 },
+    gate: { brotli: 5104 },
     mustNotContain: ATTRIBUTION,
   },
   {
     name: 'ESM app importing init, errors, csp and vitals from sitebeacon/attribution',
     code: await app('init, errors, csp', 'errors(), csp(), vitals()', "import { vitals } from 'sitebeacon/attribution';\n"),
     goal: {},
-    gate: { brotli: 6784 },
+    gate: { brotli: 7088 },
   },
   {
     name: 'EARLY_STUB (beacon/lib/earlyStub.ts: the inline script of the generated snippet, in every page)',

@@ -27,14 +27,16 @@ export const describeValue = (value: unknown): string => {
     return typeof value != 'object' || !value
       ? String(value)
       : JSON.stringify(value, (_key, field) => {
+          // Past the bound, what is left is left out.
           if (--budget < 0) return;
           if (!field || typeof field != 'object') return field;
           if (seen.has(field)) return '[Circular]';
           seen.add(field);
           const name = field.constructor?.name;
-          if (name == 'Object' || name == 'Array' || !name) return field;
+          if (!name || name == 'Object' || name == 'Array') return field;
+          // Functions among the fields are left out by JSON itself.
           const told: Record<string, unknown> = {};
-          for (const key of TELLING) if (field[key] && typeof field[key] != 'function') told[key] = field[key];
+          for (const key of TELLING) if (field[key]) told[key] = field[key];
           return { [name]: told };
         });
   } catch {
