@@ -53,11 +53,11 @@ export const describeBrowser = (name: BrowserName, launch: () => Promise<Browser
       }
     });
 
-    /** Runs the assertions; records "captured" (with `detail`) when they hold, else what was measured instead. */
-    const verdict = (id: CaseId, assertions: () => void, measured: () => string, detail?: string) => {
+    /** Runs the assertions; records "captured" when they hold, else what was measured instead. */
+    const verdict = (id: CaseId, assertions: () => void, measured: () => string) => {
       try {
         assertions();
-        outcomes[id] = detail ? { captured: true, detail } : { captured: true };
+        outcomes[id] = { captured: true };
       } catch (error) {
         outcomes[id] = { captured: false, detail: measured() };
         throw error;

@@ -17,8 +17,8 @@ export type FidelityCaseId = 'early-error' | 'early-rejection' | 'early-csp' | '
 export interface FidelityContext {
   world: () => World;
   browser: () => BrowserDriver;
-  /** Runs the assertions; records "captured" (with `detail`, when given) when they hold, else what was measured. */
-  verdict: (id: FidelityCaseId, assertions: () => void, measured: () => string, detail?: string) => void;
+  /** Runs the assertions; records "captured" when they hold, else what was measured. */
+  verdict: (id: FidelityCaseId, assertions: () => void, measured: () => string) => void;
 }
 
 /** How long the front holds beacon.js back: long enough that a send time could never pass for the time it happened. */
