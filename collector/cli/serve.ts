@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { loadSigningKey } from '../agents/updates';
 import { createCollector } from '../app';
-import { listen, listenUrl } from '../listen';
+import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, listen, listenUrl } from '../listen';
 import { hashPassword, newPassword } from '../core/passwords';
 import { DASHBOARD_SITE_KEY, DEMO_SITE_KEY, DEMO_USER_EMAIL } from '../core/records';
 import { BEACON_FILE } from './beaconFile';
@@ -35,6 +35,7 @@ const readServeOptions = (args: string[], io: CliIO) => {
     'rate-limit': { type: 'string' },
     'site-rate-limit': { type: 'string' },
     'trust-proxy': { type: 'boolean', default: false },
+    'max-connections-per-client': { type: 'string' },
     'log-level': { type: 'string' },
     sync: { type: 'string' },
     'ingest-url': { type: 'string' },
@@ -56,6 +57,13 @@ const readServeOptions = (args: string[], io: CliIO) => {
   if (retentionDays !== undefined && !(retentionDays > 0 && retentionDays <= 36_500)) {
     throw new UsageError(`--retention-days ${values['retention-days']} is not a number of days (more than 0)`);
   }
+  // Counted by the socket's address: behind a proxy (--trust-proxy) every connection is the
+  // proxy's, so there the cap is off unless given (the proxy limits its clients: README, "Security").
+  const maxConnections = values['max-connections-per-client'] ?? io.env.SITEBEACON_MAX_CONNECTIONS_PER_CLIENT;
+  const maxConnectionsPerClient = maxConnections === undefined ? (values['trust-proxy'] ? 0 : DEFAULT_MAX_CONNECTIONS_PER_CLIENT) : Number(maxConnections);
+  if (!(Number.isInteger(maxConnectionsPerClient) && maxConnectionsPerClient >= 0)) {
+    throw new UsageError(`--max-connections-per-client ${maxConnections} is not a number of connections (0 turns the cap off)`);
+  }
   const database = databaseLocation(values, io);
   if (values['agent-updates-dir'] && !values['agent-signing-key'] && isPostgresUrl(database)) {
     // The default key lives beside the SQLite file; collectors sharing PostgreSQL must share one key.
@@ -73,6 +81,7 @@ const readServeOptions = (args: string[], io: CliIO) => {
     port,
     host: values.host || io.env.SITEBEACON_HOST || '127.0.0.1',
     rateLimits: { ...rate('rate-limit'), ...rate('site-rate-limit') },
+    maxConnectionsPerClient,
     tls: values['tls-cert'] ? { cert: resolve(values['tls-cert']), key: resolve(values['tls-key']!) } : undefined,
     minimumStatus,
     sync: sync as Sync,
@@ -109,7 +118,8 @@ const openWritableStore = async (database: string, sync: Sync) => {
  * that tools (collector/testing/spawnCollector.ts) read.
  */
 export const serve = async (args: string[], io: CliIO) => {
-  const { values, port, host, rateLimits, tls, minimumStatus, sync, database, ingestUrl, retentionDays, ...options } = readServeOptions(args, io);
+  const { values, port, host, rateLimits, maxConnectionsPerClient, tls, minimumStatus, sync, database, ingestUrl, retentionDays, ...options } =
+    readServeOptions(args, io);
   const store = await openWritableStore(database, sync);
   const logError = (error: unknown) => {
     if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
@@ -153,7 +163,7 @@ export const serve = async (args: string[], io: CliIO) => {
   };
   publicUrl ||= port ? listenUrl({ host, port, tls }) : '';
   let demo = publicUrl ? await setUp(publicUrl) : undefined;
-  const { server, url } = await listen(app, { port, host, tls });
+  const { server, url } = await listen(app, { port, host, tls, maxConnectionsPerClient });
   if (!publicUrl) {
     publicUrl = url;
     demo = await setUp(publicUrl);

@@ -4,12 +4,15 @@ export const USAGE = `Usage: sitebeacon <command> [options]
 Commands:
   serve [--port 8787] [--host 127.0.0.1] [--public-url URL] [--demo]
         [--tls-cert FILE --tls-key FILE] [--rate-limit N] [--site-rate-limit N] [--trust-proxy]
+        [--max-connections-per-client N]
         [--log-level info|warn|error|silent] [--ingest-url URL] [--sync normal|full]
         [--agent-updates-dir DIR [--agent-signing-key FILE]] [--retention-days N]
                         run the collector and its dashboard at / (--demo also serves a demo
                         page at /demo and creates a demo user, printed with its password);
                         rate limits are requests per second per client IP (default 20) and
-                        per site (default 500), 0 turns one off; --sync full (SQLite): every
+                        per site (default 500), 0 turns one off; at most N open connections
+                        per client address (default 64; with --trust-proxy, off unless given:
+                        the proxy's address is every client's); --sync full (SQLite): every
                         commit is fsynced before reports are acknowledged (power-loss safe;
                         normal: safe when the process dies); --json prints one line
                         {"url": ...} once it listens; --retention-days deletes reports and
