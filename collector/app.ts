@@ -1,9 +1,10 @@
 import { dirname, join } from 'node:path';
-import { H3 } from 'h3';
+import { H3, type H3Event } from 'h3';
 import type { AgentUpdates } from './agents/updates';
 import { setupUrls, type Links } from './core/setupUrls';
 import { toErrorResponse } from './http/apiError';
 import { clientIp } from './http/clientIp';
+import { forwardedUrl } from './http/forwardedUrl';
 import { mountRoutes } from './http/mountRoutes';
 import { createRateCheck } from './http/rateCheck';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimiter';
@@ -42,7 +43,11 @@ export interface CollectorOptions {
   agentUpdates?: AgentUpdates | undefined;
   /** Requests per second per client IP and per site; 0 turns one off. */
   rateLimits?: Partial<RateLimits> | undefined;
-  /** Take the client IP from `X-Forwarded-For` (only behind a proxy you run). */
+  /**
+   * Behind a proxy you run: the client IP from `X-Forwarded-For`, and the URL the client addressed
+   * (its origin for the CSRF check, https for the cookie's `Secure`) from `X-Forwarded-Proto` and
+   * `X-Forwarded-Host` (http/forwardedUrl.ts). Without it those headers are ignored.
+   */
   trustProxy?: boolean | undefined;
   /** Receives the detail of unexpected errors, which responses never carry. */
   logError?: ((error: unknown) => void) | undefined;
@@ -111,9 +116,14 @@ export const createCollector = (options: CollectorOptions): H3 => {
   const { store, trustProxy = false, logRequest, logRequestMinimumStatus = 0 } = options;
   const logError = options.logError ?? ((error: unknown) => console.error('sitebeacon: internal error', error));
   const started = new WeakMap<object, number>();
+  // A hook, not a middleware: h3 keeps its path without middleware (H3Core "~request").
+  const onRequest = (event: H3Event) => {
+    if (trustProxy) event.url = forwardedUrl(event);
+    if (logRequest) started.set(event, performance.now());
+  };
   const app = new H3({
     silent: true,
-    onRequest: logRequest && ((event) => void started.set(event, performance.now())),
+    onRequest: trustProxy || logRequest ? onRequest : undefined,
     onResponse:
       logRequest &&
       ((response, event) => {
