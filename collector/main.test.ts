@@ -145,6 +145,7 @@ test.each([
 });
 
 test('export for an unknown site fails with exit 1', async () => {
+  await cli('migrate');
   const { code, err } = await cli('export', '--site', 'nope', '--kind', 'errors');
   expect(code).toBe(1);
   expect(err).toContain('no site has the key "nope"');

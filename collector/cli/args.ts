@@ -104,9 +104,16 @@ export const printableLocation = (location: string) => {
   }
 };
 
-/** Opens the store for one command's work and closes it after, whatever happens. */
-export const withStore = async <T>(location: string, work: (store: Store) => Promise<T>) => {
-  const store = await openStore(location);
+/**
+ * Opens the store for one command's work and closes it after, whatever happens. A `readOnly`
+ * command (`export`, `snippet`) never migrates: a database whose schema is older than this
+ * sitebeacon's is refused with the `sitebeacon migrate` to run (store/schemaVersion.ts).
+ *
+ * @example
+ * const site = await withStore(location, (store) => store.sites.get(siteKey), { readOnly: true });
+ */
+export const withStore = async <T>(location: string, work: (store: Store) => Promise<T>, { readOnly = false } = {}) => {
+  const store = await openStore(location, { migrate: !readOnly });
   try {
     return await work(store);
   } finally {

@@ -6,7 +6,10 @@ type Kind = (typeof KINDS)[number];
 
 const PAGE_SIZE = 1000;
 
-/** `sitebeacon export --site SITE_KEY --kind errors|csp|performance [--since ISO]`: stored records as NDJSON, oldest first. */
+/**
+ * `sitebeacon export --site SITE_KEY --kind errors|csp|performance [--since ISO]`: stored records as NDJSON, oldest first.
+ * Read-only: a database that needs `sitebeacon migrate` is refused, not migrated.
+ */
 export const exportRecords = async (args: string[], io: CliIO) => {
   const values = parseOptions(args, { site: { type: 'string' }, kind: { type: 'string' }, since: { type: 'string' } });
   const siteKey = values.site;
@@ -24,5 +27,5 @@ export const exportRecords = async (args: string[], io: CliIO) => {
       if (!page.next_cursor) break;
       cursor = page.next_cursor;
     }
-  });
+  }, { readOnly: true });
 };

@@ -13,11 +13,13 @@ import { startRetention } from '../store/startRetention';
 
 /**
  * `serve --demo`: the demo site, allowed from the collector's own origin, and the demo user, who
- * sees every site, with a new password at each start (printed; only its hash is stored).
+ * sees every site, with a new password at each start (printed; only its hash is stored). A demo
+ * user an earlier run left (one killed before it could remove it) goes first, with its sessions.
  */
 const startDemo = async (store: Store, publicUrl: string) => {
   await store.sites.put({ site_key: DEMO_SITE_KEY, name: 'Demo', allowed_origins: [new URL(publicUrl).origin] });
   const password = newPassword();
+  await store.users.remove(DEMO_USER_EMAIL);
   await store.users.put({ email: DEMO_USER_EMAIL, password_hash: await hashPassword(password), site_keys: undefined });
   return { email: DEMO_USER_EMAIL, password };
 };
@@ -96,10 +98,10 @@ const readServeOptions = (args: string[], io: CliIO) => {
  * The store, only if it can write: a read-only or unwritable database makes `serve` refuse to start
  * with a message naming the file (issue 11, class 9), instead of running while every report gets 500.
  */
-const openWritableStore = async (database: string, sync: Sync) => {
+const openWritableStore = async (database: string, sync: Sync, onMigration: (version: number) => void) => {
   let store: Store;
   try {
-    store = await openStore(database, { sync });
+    store = await openStore(database, { sync, onMigration });
   } catch (error) {
     throw new Error(`cannot open the database ${printableLocation(database)}: ${(error as Error).message}`);
   }
@@ -120,10 +122,19 @@ const openWritableStore = async (database: string, sync: Sync) => {
 export const serve = async (args: string[], io: CliIO) => {
   const { values, port, host, rateLimits, maxConnectionsPerClient, tls, minimumStatus, sync, database, ingestUrl, retentionDays, ...options } =
     readServeOptions(args, io);
-  const store = await openWritableStore(database, sync);
+  // One line per schema version applied on open (SQLite): an upgrade says what it did to the file.
+  const store = await openWritableStore(database, sync, (version) => {
+    if (minimumStatus <= 0) io.err(JSON.stringify({ level: 'info', time: new Date().toISOString(), message: `applied schema version ${version} to ${printableLocation(database)}` }));
+  });
   const logError = (error: unknown) => {
     if (minimumStatus <= 500) io.err(JSON.stringify({ level: 'error', time: new Date().toISOString(), error: String((error as Error)?.stack ?? error) }));
   };
+  // The demo user, who sees every site and whose password went to a log, exists only while a
+  // `serve --demo` runs (README, "The collector"): one left by an earlier run is removed, with its
+  // sessions, before anything is answered. A --demo run removes it again when it stops.
+  if (!values.demo && (await store.users.remove(DEMO_USER_EMAIL)) && minimumStatus <= 0) {
+    io.err(JSON.stringify({ level: 'info', time: new Date().toISOString(), message: `removed the demo user ${DEMO_USER_EMAIL} an earlier serve --demo left` }));
+  }
   // A failed sweep is logged and tried again at the next interval; ingest is not affected.
   const retention = retentionDays ? startRetention(store, { days: retentionDays, onError: logError }) : undefined;
   let publicUrl = options.publicUrl ?? '';
@@ -194,6 +205,7 @@ export const serve = async (args: string[], io: CliIO) => {
     await server.close();
     clearInterval(closeIdle);
     await retention?.stop();
+    if (values.demo) await store.users.remove(DEMO_USER_EMAIL).catch(logError);
     await store.close();
     process.exit(0);
   };

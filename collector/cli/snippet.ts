@@ -24,7 +24,7 @@ export const snippetCommand = async (args: string[], io: CliIO) => {
   const values = parseOptions(args, { site: { type: 'string' }, 'no-stub': { type: 'boolean' }, ...LINK_OPTIONS });
   const siteKey = values.site;
   if (!siteKey) throw new UsageError('snippet needs --site SITE_KEY');
-  const site = await withStore(databaseLocation(values, io), (store) => store.sites.get(siteKey));
+  const site = await withStore(databaseLocation(values, io), (store) => store.sites.get(siteKey), { readOnly: true });
   if (!site) throw new Error(`no site has the key "${siteKey}"`);
   const setup = siteSetup(linksFrom(values, io), site, beaconIntegrity());
   if (values.json) {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Store } from './contract';
 import { createPostgresStore } from './postgres';
+import { requireCurrentSchema } from './schemaVersion';
 import { withSiteCache } from './siteCache';
 import { createSqliteStore } from './sqlite';
 import type { Sync } from './sqlite/openConnection';
@@ -14,6 +15,13 @@ export interface StoreOptions {
    * (store/sqlite/openConnection.ts; `serve --sync`).
    */
   sync?: Sync | undefined;
+  /**
+   * `false`: a read-only command's open; a database whose schema is not this collector's is
+   * refused, never migrated (schemaVersion.ts). Default true: the schema is brought up to date.
+   */
+  migrate?: boolean | undefined;
+  /** SQLite: hears of each schema version applied on open, once committed (`serve` logs each). */
+  onMigration?: ((version: number) => void) | undefined;
 }
 
 /**
@@ -29,6 +37,7 @@ export interface StoreOptions {
  * const shared = await openStore('postgres://sitebeacon@db.internal/sitebeacon');
  */
 export const openStore = async (location: string, options: StoreOptions = {}): Promise<Store> => {
+  if (options.migrate === false) await requireCurrentSchema(sqliteFileOf(location), { printable: location, isPostgres: isPostgresUrl(location) });
   const store = await openAdapter(location, options);
   return isPostgresUrl(location) ? withSiteCache(store) : store;
 };
@@ -36,9 +45,11 @@ export const openStore = async (location: string, options: StoreOptions = {}): P
 /** Whether a location names a PostgreSQL database rather than an SQLite file. */
 export const isPostgresUrl = (location: string) => /^postgres(?:ql)?:\/\//i.test(location);
 
-const openAdapter = async (location: string, { sync }: StoreOptions): Promise<Store> => {
+/** The SQLite file a path, `file:` URL or `:memory:` names (a PostgreSQL URL as it is). */
+const sqliteFileOf = (location: string) =>
+  isPostgresUrl(location) || location == ':memory:' ? location : location.startsWith('file:') ? fileURLToPath(location) : resolve(location);
+
+const openAdapter = async (location: string, { sync, onMigration }: StoreOptions): Promise<Store> => {
   if (isPostgresUrl(location)) return createPostgresStore({ url: location });
-  if (location == ':memory:') return createSqliteStore({ file: location, sync });
-  const file = location.startsWith('file:') ? fileURLToPath(location) : resolve(location);
-  return createSqliteStore({ file, sync });
+  return createSqliteStore({ file: sqliteFileOf(location), sync, onMigration });
 };

@@ -19,6 +19,8 @@ export interface SqliteOptions {
   file: string;
   /** `full`: every commit fsynced, power-loss safe (`serve --sync full`); default `normal` (openConnection.ts). */
   sync?: Sync | undefined;
+  /** Hears of each schema version applied on open, once committed (`serve` logs each). */
+  onMigration?: ((version: number) => void) | undefined;
 }
 
 /**
@@ -30,14 +32,14 @@ export interface SqliteOptions {
  * @example
  * const store = createSqliteStore({ file: './data/sitebeacon.db' });
  */
-export const createSqliteStore = ({ file, sync = 'normal' }: SqliteOptions): Store => {
+export const createSqliteStore = ({ file, sync = 'normal', onMigration }: SqliteOptions): Store => {
   // Page caches, part of the collector's memory (issue 18: 128 MB at most): this connection reads,
   // and writes what is not a report; while reports are written, each of its reads after a commit of
   // the writer thread re-reads its pages anyway (SQLite resets a connection's cache when another
   // one has written). The writer's cache (4 MiB) holds the pages its inserts touch: the tables'
   // and the indexes' last pages.
   const db = openConnection(file, { sync, cacheKiB: 16_384 });
-  migrate(db);
+  migrate(db, undefined, { onApplied: onMigration });
   registerP75(db);
   const { write, flush } = createGroupCommit(db);
   // The writer and checkpoint threads open the file after the migrations, on connections of their own.

@@ -13,6 +13,22 @@ const appliedVersion = async (client: Client) => {
   return rows[0]?.version ?? 0;
 };
 
+/**
+ * The schema version of the database and the one this collector writes, changing nothing: read-only
+ * commands refuse an older database instead of migrating it (store/schemaVersion.ts).
+ *
+ * @example
+ * await postgresSchemaVersion(pool) // { found: 5, current: 6 }
+ */
+export const postgresSchemaVersion = async (pool: Pool) => {
+  const client = await pool.connect();
+  try {
+    return { found: await appliedVersion(client), current: POSTGRES_MIGRATIONS.length };
+  } finally {
+    client.release();
+  }
+};
+
 /** A schema newer than this collector knows is refused, naming both versions; else the version. */
 const refuseNewer = (applied: number) => {
   if (applied > POSTGRES_MIGRATIONS.length) {

@@ -248,8 +248,17 @@ const migrations: Array<string | ((db: Database) => void)> = [
   `ALTER TABLE error_reports ADD COLUMN causes TEXT;`,
 ];
 
-/** Brings `db` to the newest schema (or to `target`, for tests), one transaction per version. */
-export const migrate = (db: Database, target = migrations.length) => {
+/** The schema version this collector writes: how many migrations it knows. */
+export const SQLITE_SCHEMA_VERSION = migrations.length;
+
+/**
+ * Brings `db` to the newest schema (or to `target`, for tests), one transaction per version;
+ * `onApplied` hears of each version once it has committed (`serve` logs it).
+ *
+ * @example
+ * migrate(db, undefined, { onApplied: (version) => console.log(`schema version ${version} applied`) });
+ */
+export const migrate = (db: Database, target = migrations.length, { onApplied }: { onApplied?: (version: number) => void } = {}) => {
   const applied = db.pragma('user_version', { simple: true }) as number;
   if (applied > migrations.length) {
     throw new Error(
@@ -263,5 +272,6 @@ export const migrate = (db: Database, target = migrations.length) => {
       else step(db);
       db.pragma(`user_version = ${version + 1}`);
     })();
+    onApplied?.(version + 1);
   }
 };
