@@ -1,11 +1,13 @@
 // `sitebeacon serve` run in this process (main(), as the serve thread runs it), over real loopback
-// sockets: its connection cap per client.
+// sockets: its connection cap per client, and the demo user, who exists only while --demo runs.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { DEMO_USER_EMAIL } from '../core/records';
 import { main } from '../main';
+import { createSqliteStore } from '../store/sqlite';
 
 let dir: string;
 let db: string;
@@ -87,4 +89,45 @@ test.each([['-1'], ['many'], ['1.5']])('--max-connections-per-client %s is a usa
   const code = await main(['serve', `--max-connections-per-client=${value}`, '--db', db], { out: () => {}, err: (line) => err.push(line), env: {} });
   expect(code).toBe(2);
   expect(err.join('\n')).toContain(`--max-connections-per-client ${value} is not a number of connections`);
+});
+
+/** Signs in at `url` (from its own origin): the status, and the cookie to send after. */
+const signIn = async (url: string, { email, password }: { email: string; password: string }) => {
+  const response = await fetch(`${url}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ email, password }),
+  });
+  return { status: response.status, cookie: response.headers.get('set-cookie')?.split(';')[0] ?? '' };
+};
+const whoIs = async (url: string, cookie: string) => (await fetch(`${url}/api/v1/session`, { headers: { cookie } })).status;
+
+test('a demo user left by an earlier serve --demo (killed, never stopped) is removed with its sessions by a serve without --demo', async () => {
+  const demo = await serve(['--demo']);
+  const signedIn = await signIn(demo.url, demo.demo_user!);
+  expect(signedIn.status).toBe(204);
+  expect(await whoIs(demo.url, signedIn.cookie)).toBe(200);
+  // The --demo run is still going (as if killed: it never got to stop) when one without it starts.
+  const plain = await serve([]);
+  expect((await signIn(plain.url, demo.demo_user!)).status).toBe(401);
+  expect(await whoIs(plain.url, signedIn.cookie)).toBe(401);
+});
+
+test('a serve --demo removes its demo user when it stops; the next --demo start ends the sessions of the one before', async () => {
+  const first = await serve(['--demo']);
+  const firstSession = await signIn(first.url, first.demo_user!);
+  expect(firstSession.status).toBe(204);
+  const second = await serve(['--demo']);
+  expect(second.demo_user!.password).not.toBe(first.demo_user!.password);
+  expect(await whoIs(second.url, firstSession.cookie)).toBe(401);
+  expect((await signIn(second.url, first.demo_user!)).status).toBe(401);
+  expect((await signIn(second.url, second.demo_user!)).status).toBe(204);
+  await second.stop();
+  await first.stop();
+  const store = createSqliteStore({ file: db });
+  try {
+    expect(await store.users.findByEmail(DEMO_USER_EMAIL)).toBeUndefined();
+  } finally {
+    await store.close();
+  }
 });

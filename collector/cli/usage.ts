@@ -8,7 +8,8 @@ Commands:
         [--log-level info|warn|error|silent] [--ingest-url URL] [--sync normal|full]
         [--agent-updates-dir DIR [--agent-signing-key FILE]] [--retention-days N]
                         run the collector and its dashboard at / (--demo also serves a demo
-                        page at /demo and creates a demo user, printed with its password);
+                        page at /demo and creates a demo user, printed with its password,
+                        removed when it stops and by a later start without --demo);
                         rate limits are requests per second per client IP (default 20) and
                         per site (default 500), 0 turns one off; at most N open connections
                         per client address (default 64; with --trust-proxy, off unless given:
