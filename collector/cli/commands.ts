@@ -7,6 +7,7 @@ import { exportRecords } from './exportRecords';
 import { keyCreate } from './keyCreate';
 import { keyRevoke } from './keyRevoke';
 import { migrate } from './migrate';
+import { restore } from './restore';
 import { serve } from './serve';
 import { siteAdd } from './siteAdd';
 import { snippetCommand } from './snippet';
@@ -36,4 +37,5 @@ export const COMMANDS: Array<{ name: string[]; run: Command }> = [
   { name: ['check'], run: check },
   { name: ['migrate'], run: migrate },
   { name: ['backup'], run: backup },
+  { name: ['restore'], run: restore },
 ];

@@ -44,11 +44,15 @@ Commands:
                         create a dashboard user who sees every site, or only those named;
                         without --password-stdin a password is generated and printed once
   export --site SITE_KEY --kind errors|csp|performance [--since ISO]
-                        print stored records as NDJSON
+                        print stored records as NDJSON (read-only: a database that needs
+                        sitebeacon migrate is refused, not migrated)
   migrate               apply the schema versions the database lacks (serve does too);
                         safe while other collectors start
   backup FILE           copy the SQLite store to FILE while collectors run (SQLite's online
                         backup; for PostgreSQL use pg_dump)
+  restore BACKUP        put an SQLite backup in place of the database, the collector stopped
+                        (refused while any process has the file open): checks its integrity,
+                        installs it atomically and removes the replaced file's -wal and -shm
   check URL [--site SITE_KEY] [--page PAGE_URL] [--connect-timeout S] [--timeout S] [--ca FILE]
                         diagnose, from this machine, why reports may not arrive (see check --help)
 
