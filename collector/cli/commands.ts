@@ -14,6 +14,9 @@ import { snippetCommand } from './snippet';
 import { siteRotateKey } from './siteRotateKey';
 import { wordpressRevoke } from './wordpressRevoke';
 import { userAdd } from './userAdd';
+import { userRemove } from './userRemove';
+import { userResetPassword } from './userResetPassword';
+import { userSignOut } from './userSignOut';
 
 /** A command: resolves to its exit code, or to nothing for 0. */
 export type Command = (args: string[], io: CliIO) => Promise<number | void>;
@@ -34,6 +37,9 @@ export const COMMANDS: Array<{ name: string[]; run: Command }> = [
   { name: ['action', 'add'], run: actionAdd },
   { name: ['export'], run: exportRecords },
   { name: ['user', 'add'], run: userAdd },
+  { name: ['user', 'remove'], run: userRemove },
+  { name: ['user', 'reset-password'], run: userResetPassword },
+  { name: ['user', 'sign-out'], run: userSignOut },
   { name: ['check'], run: check },
   { name: ['migrate'], run: migrate },
   { name: ['backup'], run: backup },

@@ -43,6 +43,11 @@ Commands:
   user add --email EMAIL [--site SITE_KEY...] [--password-stdin]
                         create a dashboard user who sees every site, or only those named;
                         without --password-stdin a password is generated and printed once
+  user remove EMAIL     delete the user; their sessions end from the next request on
+  user reset-password EMAIL [--password-stdin]
+                        a new password (generated and printed once without --password-stdin);
+                        every session of the user ends from the next request on
+  user sign-out EMAIL   end every session of the user from the next request on
   export --site SITE_KEY --kind errors|csp|performance [--since ISO]
                         print stored records as NDJSON (read-only: a database that needs
                         sitebeacon migrate is refused, not migrated)

@@ -1,9 +1,7 @@
-import { hashPassword, newPassword } from '../core/passwords';
+import { hashPassword } from '../core/passwords';
 import { EMAIL, normalizeEmail } from '../core/users';
-import { databaseLocation, parseOptions, readStdin, UsageError, withStore, type CliIO } from './args';
-
-/** Shorter passwords are refused: a generated one has 20 characters. */
-const MIN_PASSWORD = 10;
+import { databaseLocation, parseOptions, UsageError, withStore, type CliIO } from './args';
+import { passwordInput } from './passwordInput';
 
 /**
  * `sitebeacon user add --email EMAIL [--site SITE_KEY...] [--password-stdin]`: a dashboard user who
@@ -18,12 +16,7 @@ export const userAdd = async (args: string[], io: CliIO) => {
   });
   const email = normalizeEmail(values.email ?? '');
   if (!EMAIL.test(email)) throw new UsageError('user add needs --email EMAIL (an email address)');
-  let password = newPassword();
-  if (values['password-stdin']) {
-    // The first line, as `echo PASSWORD | sitebeacon user add ...` or a file gives it.
-    password = (await readStdin(io)).split(/\r?\n/, 1)[0]!;
-    if (password.length < MIN_PASSWORD) throw new UsageError(`the password on standard input has fewer than ${MIN_PASSWORD} characters`);
-  }
+  const { password } = await passwordInput(values['password-stdin'], io);
   const siteKeys = values.site?.length ? [...new Set(values.site)] : undefined;
   const user = await withStore(databaseLocation(values, io), async (store) => {
     for (const siteKey of siteKeys ?? []) if (!(await store.sites.get(siteKey))) throw new Error(`no site has the key "${siteKey}"`);

@@ -1,0 +1,27 @@
+import { hashPassword } from '../core/passwords';
+import { databaseLocation, withStore, type CliIO } from './args';
+import { passwordInput } from './passwordInput';
+import { parseUserEmail } from './userEmail';
+
+/**
+ * `sitebeacon user reset-password EMAIL [--password-stdin]`: a new password for the user, who keeps
+ * their sites; every session of theirs ends in the same write, so no one stays signed in with the
+ * old one (store/contract.ts, UserStore.setPasswordHash). Without `--password-stdin` the password
+ * is generated and printed once, as `user add` does; only its scrypt hash is kept.
+ */
+export const userResetPassword = async (args: string[], io: CliIO) => {
+  const { values, email } = parseUserEmail(args, { 'password-stdin': { type: 'boolean', default: false } }, 'reset-password');
+  const { password, generated } = await passwordInput(values['password-stdin'], io);
+  const passwordHash = await hashPassword(password);
+  const user = await withStore(databaseLocation(values, io), (store) => store.users.setPasswordHash(email, passwordHash));
+  if (!user) throw new Error(`no user has the email ${email}`);
+  const shown = generated ? { password } : {};
+  if (values.json) {
+    io.out(JSON.stringify({ email: user.email, ...shown }));
+  } else {
+    io.out(
+      `New password for ${user.email}; every session of theirs has ended.` +
+        (generated ? `\n\n  password: ${password}\n\nIt is shown only this once; the collector keeps only its scrypt hash.` : ''),
+    );
+  }
+};
