@@ -8,10 +8,20 @@ export const SESSION_COOKIE = 'sitebeacon_session';
 export const SESSION_TTL_MS = 7 * 86_400_000;
 
 /**
- * Failed sign-ins allowed per client IP and per email within one minute; the next attempt is
- * answered 429 until the oldest failure is a minute old (design: "429 after 10 failures per minute").
+ * Failed sign-ins allowed per client IP within one minute, whatever the emails tried; the next
+ * attempt from that client is answered 429 until the oldest failure is a minute old (README,
+ * "Sign-in": 10 failures per minute). An attempt counts from the moment it starts.
  */
 export const SIGN_IN_FAILURES = { max: 10, windowMs: 60_000 } as const;
+
+/**
+ * Failed sign-ins for one email, from all clients together, within one minute, past which the
+ * clients that have themselves failed for that email are refused (README, "Sign-in"). A client
+ * that has not is still heard: knowing the email must not let anyone keep its user out. One client
+ * fails at most SIGN_IN_FAILURES.max times a minute, so only several clients at once reach this:
+ * it slows a distributed attack (each further address gets one guess a minute) and never a person.
+ */
+export const ACCOUNT_SIGN_IN_FAILURES = { max: 30, windowMs: 60_000 } as const;
 
 /**
  * A new session token: 256 random bits, base64url. Only its SHA-256 is stored (as API keys are):
