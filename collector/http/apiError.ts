@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'database_unavailable'
   | 'internal';
 
 /**
@@ -52,7 +53,8 @@ const codeForStatus = (status: number): ErrorCode =>
 
 /**
  * Turns any error into the design's JSON error body. Unhandled errors (bugs) are answered 500
- * without detail (h3 `src/error.ts` hides them too); `log` receives the detail.
+ * without detail (h3 `src/error.ts` hides them too); `log` receives the detail. A 5xx made with
+ * apiError and a code of its own (503 `database_unavailable`) is answered as made, and not logged.
  *
  * The answer is srvx's `FastResponse`, as h3's own answers are: its string body goes to the socket
  * as it is, where a `Response` builds a web stream to read it from (issue 18: invalid bodies were
@@ -60,10 +62,12 @@ const codeForStatus = (status: number): ErrorCode =>
  */
 export const toErrorResponse = (error: HTTPError, event: H3Event, log: (error: unknown) => void) => {
   const status = error.unhandled ? 500 : error.status;
-  if (status >= 500) log(error.cause ?? error);
   const data = error.data as { code?: ErrorCode } | undefined;
-  const code = status >= 500 ? 'internal' : data?.code || codeForStatus(status);
-  const message = status >= 500 ? 'internal error' : error.message;
+  // A 5xx the collector chose to answer (503 database_unavailable, http/mountRoutes.ts) says what it is.
+  const internal = status >= 500 && (error.unhandled || !data?.code || data.code == 'internal');
+  if (internal) log(error.cause ?? error);
+  const code = internal ? 'internal' : data?.code || codeForStatus(status);
+  const message = internal ? 'internal error' : error.message;
   const headers = new Headers(event.res.errHeaders);
   error.headers?.forEach((value, name) => headers.set(name, value));
   headers.set('content-type', 'application/json; charset=utf-8');

@@ -1,5 +1,6 @@
 import type { H3, H3Event } from 'h3';
 import { apiError } from './apiError';
+import { StoreUnavailableError } from '../store/storeUnavailableError';
 import { UnknownSiteError } from '../store/unknownSiteError';
 import { authenticate, unknownSite, type AuthDeps } from './auth';
 import { readJsonBody } from './readJsonBody';
@@ -30,8 +31,15 @@ const handle = async (route: Route, deps: AuthDeps, event: H3Event) => {
   return await route.handle({ event, body, query, ...caller });
 };
 
+/** Seconds a client is asked to wait before it sends a request again that the database could not take. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
 /**
- * A route's handler. A store write under a site key that no longer exists (UnknownSiteError,
+ * A route's handler. A store call that could not reach the database (StoreUnavailableError,
+ * store/storeUnavailableError.ts: a PostgreSQL server stopped or restarting) is answered from every
+ * route 503 `database_unavailable` with `Retry-After`: nothing was acknowledged, the same request
+ * may be sent again, and an outage is no bug (no 500, nothing logged per request; `GET /api/health`
+ * says 503 meanwhile). A store write under a site key that no longer exists (UnknownSiteError,
  * store/unknownSiteError.ts) is answered from every route as the lookup answers an unknown key,
  * 404 `unknown_site`, nothing stored: the route looked the site up a moment before (a PostgreSQL
  * collector keeps it for 5 s, store/siteCache.ts) and another process has since rotated its key
@@ -42,6 +50,10 @@ const handlerOf = (route: Route, deps: AuthDeps) => async (event: H3Event) => {
     return await handle(route, deps, event);
   } catch (error) {
     if (error instanceof UnknownSiteError) throw unknownSite(error.siteKey);
+    if (error instanceof StoreUnavailableError)
+      throw apiError(503, 'database_unavailable', `the database is unavailable; retry after ${DATABASE_RETRY_AFTER_S} s`, {
+        'retry-after': String(DATABASE_RETRY_AFTER_S),
+      });
     throw error;
   }
 };

@@ -26,6 +26,7 @@ const INGEST_ANSWERS = {
   413: 'payload_too_large: over 64 KiB',
   415: 'unsupported_media_type',
   429: 'rate_limited, with Retry-After',
+  503: 'database_unavailable, with Retry-After: the database is unreachable, nothing acknowledged; send it again later',
 };
 
 /**

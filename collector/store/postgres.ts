@@ -1,5 +1,6 @@
 import type { Store } from './contract';
 import { checkWritable } from './postgres/checkWritable';
+import { withConnectionFaults } from './postgres/connectionFault';
 import { createGroupCommit } from './postgres/groupCommit';
 import { postgresIntegrations } from './postgres/integrations';
 import { migratePostgres } from './postgres/migrations';
@@ -16,7 +17,9 @@ import { postgresUsers } from './postgres/users';
  * The scale-out store (../shared/design.md, "Scale-out: PostgreSQL"): any number of collector
  * processes on one PostgreSQL database, through a connection pool (`pg`). The schema is migrated
  * on open under an advisory lock. Writes are group-committed (postgres/groupCommit.ts): one
- * transaction per group, multi-row INSERTs, each write resolved only after COMMIT.
+ * transaction per group, multi-row INSERTs, each write resolved only after COMMIT. A call that fails
+ * because the server is unreachable or dropped the connection rejects with StoreUnavailableError
+ * (postgres/connectionFault.ts), and the pool reconnects by itself once the server is back (pool.ts).
  *
  * @example
  * const store = await createPostgresStore({ url: 'postgres://sitebeacon@db.internal/sitebeacon' });
@@ -33,7 +36,7 @@ export const createPostgresStore = async ({ url, poolSize }: { url: string; pool
   let closed: Promise<void> | undefined;
   const reports = postgresReports(pool, write);
   const reads = postgresReportReads(pool);
-  return {
+  return withConnectionFaults({
     ...postgresSites(pool, write),
     errors: { ...reports.errors, ...reads.errors },
     csp: { ...reports.csp, ...reads.csp },
@@ -47,5 +50,5 @@ export const createPostgresStore = async ({ url, poolSize }: { url: string; pool
       closed ??= flush().then(() => pool.end());
       return closed;
     },
-  };
+  });
 };

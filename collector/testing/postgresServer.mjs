@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,10 @@ import { findPostgres } from './findPostgres.mjs';
  * @property {(database?: string) => string} url `postgres://postgres@127.0.0.1:PORT/DATABASE` (trust authentication, loopback only)
  * @property {() => string} log the server's log so far: what to print when a test fails
  * @property {() => void} stop stops the server at once and removes its folder; safe to call twice
+ * @property {(mode?: 'fast' | 'immediate') => Promise<void>} halt stops the server and keeps its folder, as an
+ *   outage would (`fast`, the default: backends are terminated, clients see FATAL 57P01; `immediate`: killed);
+ *   without blocking this process, whose collector keeps answering meanwhile
+ * @property {() => Promise<void>} restart starts a halted server again, on the same port and data
  */
 
 const PREFIX = 'sitebeacon-pg-';
@@ -104,6 +108,13 @@ export const startPostgresServer = async ({ bin = findPostgres(), durable = fals
     const [file, argv] = command(join(bin, program), args);
     return execFileSync(file, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   };
+  /** The same as `run`, without blocking the event loop. @param {string} program @param {string[]} args @returns {Promise<void>} */
+  const runAsync = (program, args) => {
+    const [file, argv] = command(join(bin, program), args);
+    return new Promise((resolve, reject) =>
+      execFile(file, argv, (error, _stdout, stderr) => (error ? reject(new Error(`${program}: ${error.message}\n${stderr}`)) : resolve())),
+    );
+  };
   /** @param {string} dir */
   const stopIn = (dir) => {
     try {
@@ -121,6 +132,12 @@ export const startPostgresServer = async ({ bin = findPostgres(), durable = fals
   const data = join(dir, 'data');
   const logFile = join(dir, 'server.log');
   let stopped = false;
+  /** @param {number} port */
+  const startOptions = (port) =>
+    [
+      `-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200',
+      ...(durable ? ['-c shared_buffers=128MB'] : ['-c fsync=off', '-c full_page_writes=off', '-c shared_buffers=32MB']),
+    ].join(' ');
   const stop = () => {
     if (stopped) return;
     stopped = true;
@@ -134,19 +151,23 @@ export const startPostgresServer = async ({ bin = findPostgres(), durable = fals
     // The free port is found before the server binds it: another process may take it in between.
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
-      const options = [
-        `-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200',
-        ...(durable ? ['-c shared_buffers=128MB'] : ['-c fsync=off', '-c full_page_writes=off', '-c shared_buffers=32MB']),
-      ].join(' ');
       try {
-        run('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-s', '-l', logFile, '-o', options]);
+        run('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-s', '-l', logFile, '-o', startOptions(port)]);
         break;
       } catch (error) {
         if (attempt >= 3) throw error;
       }
     }
     const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
-    return { url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`, log, stop };
+    const options = startOptions(port);
+    /** @param {'fast' | 'immediate'} [mode] */
+    const halt = async (mode = 'fast') => {
+      if (!stopped) await runAsync('pg_ctl', ['stop', '-D', data, '-m', mode, '-w', '-s']);
+    };
+    const restart = async () => {
+      if (!stopped) await runAsync('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-s', '-l', logFile, '-o', options]);
+    };
+    return { url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`, log, stop, halt, restart };
   } catch (error) {
     const detail = /** @type {{ stderr?: string }} */ (error).stderr ?? '';
     const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';

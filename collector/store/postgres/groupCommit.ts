@@ -1,5 +1,6 @@
 import { UnknownSiteError } from '../unknownSiteError';
 import { Batch } from './batch';
+import { isConnectionFault } from './connectionFault';
 import type { Client, Pool } from './pool';
 
 /** One write of a group: rows it adds to the group's batch, and/or statements run after the batch. */
@@ -45,7 +46,8 @@ const missingSites = async (pool: Pool, siteKeys: Set<string>) => {
  * (`maxInFlight` 1) keeps a process's writes in the order they were made: two groups in flight
  * could commit the later one first, and an older metric value would overwrite a newer one.
  * When a group fails it is rolled back and each write is committed alone, so only the faulty one
- * fails; a deadlock with another process is retried first. A constraint failure (a foreign key's,
+ * fails; a deadlock with another process is retried first; a lost connection (connectionFault.ts)
+ * fails the whole group at once, and the next group takes a new connection. A constraint failure (a foreign key's,
  * mostly) comes from a write under a site key that another process rotated after this one looked
  * it up (siteCache.ts keeps a site for 5 s): one query finds which of the group's keys no site has, their writes reject
  * with UnknownSiteError, and the rest commit again as one group, not one by one: one extra query
@@ -123,7 +125,9 @@ export const createGroupCommit = (pool: Pool, { maxInFlight = 1 }: { maxInFlight
       if (rest.length) await commit(rest);
       return;
     }
-    if (writes.length == 1) return writes[0]!.reject(failure);
+    // A lost database fails every write alike: each rejects now (answered 503, store/storeUnavailableError.ts)
+    // rather than one by one, a connection attempt each, while requests pile up behind the group.
+    if (writes.length == 1 || isConnectionFault(failure)) return writes.forEach((write) => write.reject(failure));
     for (const write of writes) await commit([write]);
   };
 
