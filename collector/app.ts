@@ -5,6 +5,7 @@ import { setupUrls, type Links } from './core/setupUrls';
 import { toErrorResponse } from './http/apiError';
 import { clientIp } from './http/clientIp';
 import { forwardedUrl } from './http/forwardedUrl';
+import { createMetrics, type Metrics } from './http/metrics';
 import { mountRoutes } from './http/mountRoutes';
 import { createRateCheck } from './http/rateCheck';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimiter';
@@ -17,6 +18,7 @@ import { dashboardRoutes } from './routes/dashboard';
 import { demoRoutes } from './routes/demo';
 import { errorReportRoutes } from './routes/errorReports';
 import { healthRoutes } from './routes/health';
+import { metricsRoutes } from './routes/metrics';
 import { openApiRoutes } from './routes/openapi';
 import { performanceSessionRoutes } from './routes/performanceSessions';
 import { insightRoutes } from './routes/insights';
@@ -77,17 +79,22 @@ export interface RequestLogEntry {
 
 /**
  * The route table: every endpoint the collector serves, each declared once (http/route.ts).
- * The app mounts it and the OpenAPI document is generated from it.
+ * The app mounts it and the OpenAPI document is generated from it. `metrics` are what the routes
+ * count and `GET /metrics` answers (http/metrics.ts): the app's own, one per app.
  */
-export const collectorRoutes = (options: CollectorOptions): Route[] => {
+export const collectorRoutes = (
+  options: CollectorOptions,
+  metrics: Metrics = createMetrics({ checkDatabase: () => options.store.checkWritable() }),
+): Route[] => {
   const { store, links, beaconFile } = options;
   const scripts = scriptFiles();
   const routes: Route[] = [
     ...connectivityRoutes(),
     ...healthRoutes({ store }),
-    ...errorReportRoutes({ store }),
-    ...cspReportRoutes({ store, clientOf: (event) => clientIp(event, options.trustProxy ?? false) }),
-    ...performanceSessionRoutes({ store }),
+    ...metricsRoutes({ metrics }),
+    ...errorReportRoutes({ store, metrics }),
+    ...cspReportRoutes({ store, metrics, clientOf: (event) => clientIp(event, options.trustProxy ?? false) }),
+    ...performanceSessionRoutes({ store, metrics }),
     ...beaconScriptRoutes({ beaconFile, scripts }),
     ...readApiRoutes({ store }),
     ...insightRoutes({ store }),
@@ -142,6 +149,8 @@ export const createCollector = (options: CollectorOptions): H3 => {
     onError: (error, event) => toErrorResponse(error, event, logError),
   });
   const checkRate = createRateCheck({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, trustProxy);
-  mountRoutes(app, collectorRoutes(options), { store, checkRate, appUrl: () => setupUrls(options.links).app_url });
+  // The database probe of GET /metrics is the health check's (routes/health.ts).
+  const metrics = createMetrics({ checkDatabase: () => store.checkWritable() });
+  mountRoutes(app, collectorRoutes(options, metrics), { store, checkRate, appUrl: () => setupUrls(options.links).app_url, metrics });
   return app;
 };

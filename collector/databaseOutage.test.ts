@@ -11,6 +11,8 @@ import { createCollector } from './app';
 import { listen } from './listen';
 import type { Store } from './store/contract';
 import { openStore } from './store/openStore';
+import { startRetention } from './store/startRetention';
+import { StoreUnavailableError } from './store/storeUnavailableError';
 import { startPostgresServer, type PostgresServer } from './testing/postgresServer.mjs';
 
 let server: PostgresServer;
@@ -35,7 +37,10 @@ afterEach(async () => {
   await sql('TRUNCATE error_reports').catch(() => {});
 });
 
-/** A collector in this process on the test server's database, listening on a loopback port. */
+/**
+ * A collector in this process on the test server's database, listening on a loopback port, with
+ * a retention sweep every 100 ms (as `serve --retention-days` runs it) whose outcomes are counted.
+ */
 const startCollector = async () => {
   const store: Store = await openStore(server.url());
   const internalErrors: unknown[] = [];
@@ -46,12 +51,19 @@ const startCollector = async () => {
     rateLimits: { perIp: 0, perSite: 0 },
     logError: (error) => internalErrors.push(error),
   });
+  const sweeps = { done: 0, failed: [] as unknown[] };
+  const counted: Store = {
+    ...store,
+    retention: { deleteBefore: async (...args) => store.retention.deleteBefore(...args).then((deleted) => (sweeps.done++, deleted)) },
+  };
+  const retention = startRetention(counted, { days: 30, intervalMs: 100, onError: (error) => sweeps.failed.push(error) });
   const { server: http, url } = await listen(app, { port: 0, host: '127.0.0.1' });
   running.push(async () => {
+    await retention.stop();
     await http.close(true);
     await store.close();
   });
-  return { url, internalErrors };
+  return { url, internalErrors, sweeps };
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -120,7 +132,7 @@ const expectAcknowledgedStored = async (stream: ReturnType<typeof reportStream>)
 
 // fast: the server terminates its backends (FATAL 57P01) and closes; immediate: they are killed (ECONNRESET) and it recovers at start.
 test.each(['fast', 'immediate'] as const)('PostgreSQL stopped (%s) for 3 s under load and started again: the collector lives, answers 503 meanwhile, and reconnects', async (mode) => {
-  const { url, internalErrors } = await startCollector();
+  const { url, internalErrors, sweeps } = await startCollector();
   const stream = reportStream(url);
   const healthSeen: number[] = [];
   let polling = true;
@@ -141,6 +153,9 @@ test.each(['fast', 'immediate'] as const)('PostgreSQL stopped (%s) for 3 s under
     expect(stream.acknowledged.length - acknowledgedWhenStopped).toBeLessThan(10);
     await server.restart();
     await until('health 200 after the restart', () => healthSeen.at(-1) == 200);
+    // The retention timer failed meanwhile and sweeps again: nothing of the outage is stuck.
+    const sweepsAfterRestart = sweeps.done;
+    await until('a retention sweep after the restart', () => sweeps.done > sweepsAfterRestart);
     const acknowledgedAfterRestart = stream.acknowledged.length;
     await until('50 more reports acknowledged', () => stream.acknowledged.length >= acknowledgedAfterRestart + 50 || stream.unexpected.length > 0);
   } finally {
@@ -152,6 +167,8 @@ test.each(['fast', 'immediate'] as const)('PostgreSQL stopped (%s) for 3 s under
   expect(stream.refused.length).toBeGreaterThan(0);
   expect(healthSeen).toEqual([200, 503, 200]);
   expect(internalErrors).toEqual([]);
+  expect(sweeps.failed.length).toBeGreaterThan(0);
+  expect(sweeps.failed.filter((error) => !(error instanceof StoreUnavailableError))).toEqual([]);
   await expectAcknowledgedStored(stream);
 }, 60_000);
 

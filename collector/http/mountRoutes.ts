@@ -3,6 +3,7 @@ import { apiError } from './apiError';
 import { StoreUnavailableError } from '../store/storeUnavailableError';
 import { UnknownSiteError } from '../store/unknownSiteError';
 import { authenticate, unknownSite, type AuthDeps } from './auth';
+import { countAnswers, type Metrics } from './metrics';
 import { readJsonBody } from './readJsonBody';
 import type { Method, Route } from './route';
 import { validateBody, validateQuery } from './validate';
@@ -62,15 +63,16 @@ const handlerOf = (route: Route, deps: AuthDeps) => async (event: H3Event) => {
  * Mounts the route table on the app: each route's handler behind its authentication and its
  * validated query and body; HEAD falls back to the GET route (h3 does that where no HEAD route
  * is declared, so no GET work is needed for a route that declares a cheaper HEAD); every other
- * method answers 405 with `Allow` (without this h3 would answer 404).
+ * method answers 405 with `Allow` (without this h3 would answer 404). With `metrics`, the answers
+ * of a route that declares a `metric` are counted (http/metrics.ts).
  *
  * @example
  * mountRoutes(app, [...connectivityRoutes(), ...errorReportRoutes(deps)], deps);
  */
-export const mountRoutes = (app: H3, routes: Route[], deps: AuthDeps) => {
+export const mountRoutes = (app: H3, routes: Route[], deps: AuthDeps & { metrics?: Metrics }) => {
   const byPath = new Map<string, Route[]>();
   for (const route of routes) {
-    app.on(route.method, route.path, handlerOf(route, deps));
+    app.on(route.method, route.path, countAnswers(route, deps.metrics, handlerOf(route, deps)));
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   }
   for (const [path, pathRoutes] of byPath) {

@@ -82,6 +82,11 @@ export interface Route<Body = unknown, Query = unknown> {
    * the origin check too, marked `ownOrigin` (the dashboard's connectivity check submits so).
    */
   ownOrigin?: boolean;
+  /**
+   * What `GET /metrics` counts of this route's answers (http/metrics.ts): the submissions of a
+   * report kind by status, or `sign_in`'s 401 and 429.
+   */
+  metric?: 'error' | 'csp' | 'performance' | 'sign_in';
   handle(context: RouteContext<Body, Query>): unknown;
 }
 

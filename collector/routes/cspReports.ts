@@ -6,6 +6,7 @@ import { newCspReport } from '../core/newReports';
 import type { CspReport, CspSource } from '../core/records';
 import { mediaTypeOf } from '../http/readJsonBody';
 import { createRecentKeys } from '../http/recentKeys';
+import type { Metrics } from '../http/metrics';
 import type { Route } from '../http/route';
 import { CspReportsSchema } from '../schemas/cspReport';
 import type { Store } from '../store/contract';
@@ -73,11 +74,20 @@ const csp2SourceOf = (mediaType: string): CspSource => (mediaType == 'applicatio
  * retries them, and counted in the request log (`foreign_reports`).
  *
  * @example
- * cspReportRoutes({ store, clientOf: (event) => clientIp(event, false) });
+ * cspReportRoutes({ store, metrics, clientOf: (event) => clientIp(event, false) });
  */
-export const cspReportRoutes = ({ store, clientOf }: { store: Store; clientOf: (event: H3Event) => string }): Route[] => {
+export const cspReportRoutes = ({
+  store,
+  metrics,
+  clientOf,
+}: {
+  store: Store;
+  metrics: Metrics;
+  clientOf: (event: H3Event) => string;
+}): Route[] => {
   const recent = createRecentKeys({ windowMs: REPEAT_WINDOW_MS });
   return ingestRoutes<CspReport[]>({
+    kind: 'csp',
     path: '/api/csp-reports',
     methods: ['POST'],
     unkeyed: true,
@@ -117,7 +127,7 @@ export const cspReportRoutes = ({ store, clientOf }: { store: Store; clientOf: (
       });
       let stored = 0;
       try {
-        if (fresh.length) stored = await store.csp.insert(siteKey, fresh.map(newCspReport), receiveContext(event));
+        if (fresh.length) stored = await metrics.storeWrite(() => store.csp.insert(siteKey, fresh.map(newCspReport), receiveContext(event)));
       } catch (error) {
         // Not stored: a retry of these is no repeat.
         for (const key of remembered) recent.forget(key);

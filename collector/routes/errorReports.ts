@@ -3,6 +3,7 @@ import { newErrorReport } from '../core/newReports';
 import type { ErrorReport } from '../core/records';
 import { JSON_MEDIA_TYPES } from '../http/readJsonBody';
 import { jsonSchemaOf } from '../openapi/jsonSchemaOf';
+import type { Metrics } from '../http/metrics';
 import type { Route } from '../http/route';
 import type { Store } from '../store/contract';
 import { ErrorReportSchema, ErrorReportsSchema } from '../schemas/errorReport';
@@ -13,9 +14,10 @@ import { accepted, ingestRoutes, receiveContext } from './ingest';
  * with its preflight: one report or an array of at most 50. The collector's own origin (its
  * dashboard's setup page) may send connectivity checks (error_type "connectivity_check") to any site.
  */
-export const errorReportRoutes = ({ store }: { store: Store }): Route[] => {
+export const errorReportRoutes = ({ store, metrics }: { store: Store; metrics: Metrics }): Route[] => {
   const single = jsonSchemaOf(ErrorReportSchema);
   return ingestRoutes<ErrorReport[]>({
+    kind: 'error',
     path: '/api/error-reports',
     methods: ['POST'],
     unkeyed: true,
@@ -29,7 +31,7 @@ export const errorReportRoutes = ({ store }: { store: Store }): Route[] => {
     // The dashboard's connectivity check (spec section 5.2) sends from the collector's own origin.
     ownOrigin: (reports) => reports.every(isConnectivityCheck),
     async handle({ event, site, body }) {
-      const count = await store.errors.insert(site!.site_key, body.map(newErrorReport), receiveContext(event));
+      const count = await metrics.storeWrite(() => store.errors.insert(site!.site_key, body.map(newErrorReport), receiveContext(event)));
       return accepted(event, count);
     },
   });

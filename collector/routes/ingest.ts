@@ -36,9 +36,10 @@ const INGEST_ANSWERS = {
  * media type and size -> JSON -> schema -> `handle`.
  *
  * @example
- * ingestRoutes({ path: '/api/error-reports', methods: ['POST'], unkeyed: true, ... })
+ * ingestRoutes({ kind: 'error', path: '/api/error-reports', methods: ['POST'], unkeyed: true, ... })
  */
 export const ingestRoutes = <Body>({
+  kind,
   path,
   methods,
   unkeyed,
@@ -50,6 +51,8 @@ export const ingestRoutes = <Body>({
   ownOrigin,
   handle,
 }: {
+  /** The report kind its submissions count towards in `GET /metrics` (http/metrics.ts). */
+  kind: 'error' | 'csp' | 'performance';
   path: string;
   methods: Array<'POST' | 'PUT'>;
   unkeyed: boolean;
@@ -78,6 +81,7 @@ export const ingestRoutes = <Body>({
       body: { ...body, invalidCode: 'invalid_report' },
       responses: { ...INGEST_ANSWERS, ...responses },
       ...(ownOrigin ? { ownOrigin: true } : {}),
+      metric: kind,
       // A write under a key rotated since the lookup: 404 unknown_site (http/mountRoutes.ts).
       handle: (context: RouteContext<Body, undefined>) => {
         if (context.ownOrigin && !ownOrigin?.(context.body)) {

@@ -1,5 +1,6 @@
 import type { PerformanceSession } from '../core/records';
 import { JSON_MEDIA_TYPES } from '../http/readJsonBody';
+import type { Metrics } from '../http/metrics';
 import type { Route } from '../http/route';
 import { jsonSchemaOf } from '../openapi/jsonSchemaOf';
 import { PerformanceSessionObjectSchema, PerformanceSessionSchema } from '../schemas/performanceSession';
@@ -10,8 +11,9 @@ import { accepted, ingestRoutes, receiveContext } from './ingest';
  * `POST` and `PUT /api/performance-sessions/{site_key}` with the preflight: the first submission
  * of a `session_id` creates the session, later ones update it (each metric keeps its latest value).
  */
-export const performanceSessionRoutes = ({ store }: { store: Store }): Route[] =>
+export const performanceSessionRoutes = ({ store, metrics }: { store: Store; metrics: Metrics }): Route[] =>
   ingestRoutes<PerformanceSession>({
+    kind: 'performance',
     path: '/api/performance-sessions',
     methods: ['POST', 'PUT'],
     unkeyed: false,
@@ -20,7 +22,7 @@ export const performanceSessionRoutes = ({ store }: { store: Store }): Route[] =
       method == 'POST' ? 'Create or update a performance session' : 'Update a performance session (each metric keeps its latest value)',
     body: { schema: PerformanceSessionSchema, mediaTypes: JSON_MEDIA_TYPES, jsonSchema: jsonSchemaOf(PerformanceSessionObjectSchema) },
     async handle({ event, site, body }) {
-      await store.performance.upsert(site!.site_key, body, receiveContext(event));
+      await metrics.storeWrite(() => store.performance.upsert(site!.site_key, body, receiveContext(event)));
       return accepted(event, 1);
     },
   });

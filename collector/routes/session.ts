@@ -38,6 +38,7 @@ export const sessionRoutes = ({ store, links, trustProxy }: { store: Store; link
       tag: 'Dashboard',
       summary: 'Sign in: sets the sitebeacon_session cookie (HttpOnly, SameSite=Strict, Secure over HTTPS)',
       auth: 'none',
+      metric: 'sign_in',
       body: { schema: SignInSchema },
       responses: {
         204: 'Signed in; the cookie is set',
