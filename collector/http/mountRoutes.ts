@@ -1,6 +1,7 @@
 import type { H3, H3Event } from 'h3';
 import { apiError } from './apiError';
 import { StoreUnavailableError } from '../store/storeUnavailableError';
+import { UnhealthyStoreError } from '../store/unhealthyStoreError';
 import { UnknownSiteError } from '../store/unknownSiteError';
 import { authenticate, unknownSite, type AuthDeps } from './auth';
 import { countAnswers, type Metrics } from './metrics';
@@ -51,6 +52,9 @@ const handlerOf = (route: Route, deps: AuthDeps) => async (event: H3Event) => {
     return await handle(route, deps, event);
   } catch (error) {
     if (error instanceof UnknownSiteError) throw unknownSite(error.siteKey);
+    // The SQLite file deleted or replaced, or the disk full (store/unhealthyStoreError.ts): 503,
+    // never 2xx, and logged (the message names the file) as other 5xx are.
+    if (error instanceof UnhealthyStoreError) throw apiError(503, 'internal', error.message);
     if (error instanceof StoreUnavailableError)
       throw apiError(503, 'database_unavailable', `the database is unavailable; retry after ${DATABASE_RETRY_AFTER_S} s`, {
         'retry-after': String(DATABASE_RETRY_AFTER_S),

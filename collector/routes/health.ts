@@ -1,12 +1,15 @@
 import { defineRoute, type Route } from '../http/route';
 import type { Store } from '../store/contract';
+import { UnhealthyStoreError } from '../store/unhealthyStoreError';
 
 const statusSchema = (status: string) => ({ type: 'object', properties: { status: { const: status }, reason: { type: 'string' } }, required: ['status'] });
 
 /**
  * `GET /api/health` (../shared/design.md, "Collector"): 200 `{"status":"ok"}` while the store can write, 503
  * `{"status":"unhealthy","reason":...}` when it cannot, for load balancers and monitors. No
- * credentials; the reason names what failed, never the error's detail (a path, a host). Kept apart
+ * credentials; the reason names what failed, never the error's detail (a path, a host): "the disk
+ * is full" and "the database file was deleted" or "replaced" (store/unhealthyStoreError.ts), else
+ * "the store cannot write". Kept apart
  * from `test-connectivity`, which stays a pure connectivity answer (spec section 3.1).
  *
  * @example
@@ -28,9 +31,9 @@ export const healthRoutes = ({ store }: { store: Store }): Route[] => [
       try {
         await store.checkWritable();
         return { status: 'ok' };
-      } catch {
+      } catch (error) {
         event.res.status = 503;
-        return { status: 'unhealthy', reason: 'the store cannot write' };
+        return { status: 'unhealthy', reason: error instanceof UnhealthyStoreError ? error.reason : 'the store cannot write' };
       }
     },
   }),

@@ -46,7 +46,9 @@ export interface Store {
   /**
    * Resolves when the store can write now, rejects with the reason when it cannot (a read-only
    * file, a full disk, a lock held elsewhere, a lost connection), within about a second and
-   * changing nothing: `serve` refuses to start, and `GET /api/health` answers 503, on a rejection.
+   * changing nothing a read shows (SQLite commits its schema version unchanged, so that the probe's
+   * write reaches the disk: sqlite/checkWritable.ts): `serve` refuses to start, and
+   * `GET /api/health` answers 503, on a rejection; with UnhealthyStoreError's reason when it has one.
    */
   checkWritable(): Promise<void>;
   users: UserStore;

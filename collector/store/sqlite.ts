@@ -1,13 +1,14 @@
 import type { Store } from './contract';
-import { createGroupCommit } from './sqlite/groupCommit';
+import { createGroupCommit, type Write } from './sqlite/groupCommit';
 import { sqliteIntegrations } from './sqlite/integrations';
 import { checkWritable } from './sqlite/checkWritable';
+import { watchFileIdentity } from './sqlite/fileIdentity';
 import { migrate } from './sqlite/migrations';
 import { openConnection, type Sync } from './sqlite/openConnection';
 import { registerP75 } from './sqlite/p75';
 import { sqlitePerformance } from './sqlite/performance';
 import { sqlitePerformanceReads } from './sqlite/performanceReads';
-import { inThreadReportQueue, sqliteReportQueue } from './sqlite/reportQueue';
+import { inThreadReportQueue, sqliteReportQueue, type ReportQueue } from './sqlite/reportQueue';
 import { sqliteReportReads } from './sqlite/reportReads';
 import { sqliteReports } from './sqlite/reports';
 import { sqliteRetention } from './sqlite/retention';
@@ -27,7 +28,9 @@ export interface SqliteOptions {
  * The embedded store: one SQLite file in WAL mode (better-sqlite3), migrated on open. Reports and
  * sessions are written on a thread of their own (sqlite/reportQueue.ts), group-committed, and each
  * write resolves only after its commit; the rest (sites, keys, integrations) is written here,
- * group-committed too (sqlite/groupCommit.ts), and every read is made here.
+ * group-committed too (sqlite/groupCommit.ts), and every read is made here. A write to a file
+ * deleted or replaced under the collector is refused (sqlite/fileIdentity.ts), and checkWritable
+ * commits a write that reaches the disk (sqlite/checkWritable.ts).
  *
  * @example
  * const store = createSqliteStore({ file: './data/sitebeacon.db' });
@@ -41,13 +44,25 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
   const db = openConnection(file, { sync, cacheKiB: 16_384 });
   migrate(db, undefined, { onApplied: onMigration });
   registerP75(db);
-  const { write, flush } = createGroupCommit(db);
+  const groupCommit = createGroupCommit(db);
+  const { flush } = groupCommit;
   // The writer and checkpoint threads open the file after the migrations, on connections of their own.
-  const queue = file == ':memory:' ? inThreadReportQueue(db) : sqliteReportQueue(db, { file, sync, cacheKiB: 4_096 });
+  const threads = file == ':memory:' ? inThreadReportQueue(db) : sqliteReportQueue(db, { file, sync, cacheKiB: 4_096 });
+  // A write to a file deleted or replaced meanwhile is refused, before it is queued and again
+  // after its commit, before it is acknowledged (sqlite/fileIdentity.ts).
+  const identity = file == ':memory:' ? undefined : watchFileIdentity(file);
+  const checked = async <T>(commit: () => Promise<T>) => {
+    identity?.check();
+    const value = await commit();
+    identity?.check();
+    return value;
+  };
+  const write: Write = (run) => checked(() => groupCommit.write(run));
+  const queue: ReportQueue = { submit: (report) => checked(() => threads.submit(report)), close: () => threads.close() };
   const reports = sqliteReports(db, queue);
   const reads = sqliteReportReads(db);
   return {
-    ...sqliteSites(db, write, async () => void (await queue.submit({ kind: 'barrier' }))),
+    ...sqliteSites(db, write, async () => void (await threads.submit({ kind: 'barrier' }))),
     errors: { ...reports.errors, ...reads.errors },
     csp: { ...reports.csp, ...reads.csp },
     performance: { ...sqlitePerformance(db, queue), ...sqlitePerformanceReads(db) },
@@ -55,12 +70,13 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
     retention: sqliteRetention(db, write),
     ...sqliteUsers(db),
     async checkWritable() {
-      checkWritable(db);
+      identity?.check();
+      checkWritable(db, file == ':memory:' ? undefined : file);
     },
     async close() {
       // What is queued is committed before the file is closed; the last connection to close
       // checkpoints what is left of the WAL.
-      await queue.close();
+      await threads.close();
       flush();
       db.close();
     },
