@@ -122,7 +122,7 @@ const openWritableStore = async (database: string, sync: Sync, onMigration: (ver
 export const serve = async (args: string[], io: CliIO) => {
   const { values, port, host, rateLimits, maxConnectionsPerClient, tls, minimumStatus, sync, database, ingestUrl, retentionDays, ...options } =
     readServeOptions(args, io);
-  // One line per schema version applied on open (SQLite): an upgrade says what it did to the file.
+  // One line per schema version applied on open: an upgrade says what it did to the database.
   const store = await openWritableStore(database, sync, (version) => {
     if (minimumStatus <= 0) io.err(JSON.stringify({ level: 'info', time: new Date().toISOString(), message: `applied schema version ${version} to ${printableLocation(database)}` }));
   });

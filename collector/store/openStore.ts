@@ -20,7 +20,7 @@ export interface StoreOptions {
    * refused, never migrated (schemaVersion.ts). Default true: the schema is brought up to date.
    */
   migrate?: boolean | undefined;
-  /** SQLite: hears of each schema version applied on open, once committed (`serve` logs each). */
+  /** Hears of each schema version applied on open, once committed (`serve` logs each). */
   onMigration?: ((version: number) => void) | undefined;
 }
 
@@ -50,6 +50,6 @@ const sqliteFileOf = (location: string) =>
   isPostgresUrl(location) || location == ':memory:' ? location : location.startsWith('file:') ? fileURLToPath(location) : resolve(location);
 
 const openAdapter = async (location: string, { sync, onMigration }: StoreOptions): Promise<Store> => {
-  if (isPostgresUrl(location)) return createPostgresStore({ url: location });
+  if (isPostgresUrl(location)) return createPostgresStore({ url: location, onMigration });
   return createSqliteStore({ file: sqliteFileOf(location), sync, onMigration });
 };

@@ -24,10 +24,19 @@ import { postgresUsers } from './postgres/users';
  * @example
  * const store = await createPostgresStore({ url: 'postgres://sitebeacon@db.internal/sitebeacon' });
  */
-export const createPostgresStore = async ({ url, poolSize }: { url: string; poolSize?: number }): Promise<Store> => {
+export const createPostgresStore = async ({
+  url,
+  poolSize,
+  onMigration,
+}: {
+  url: string;
+  poolSize?: number;
+  /** Hears of each schema version applied on open, once committed (`serve` logs each). */
+  onMigration?: ((version: number) => void) | undefined;
+}): Promise<Store> => {
   const pool = createPool(url, { max: poolSize });
   try {
-    await migratePostgres(pool);
+    await migratePostgres(pool, undefined, { onApplied: onMigration });
   } catch (error) {
     await pool.end();
     throw error;

@@ -49,11 +49,16 @@ export interface MigrationResult {
  * session-level advisory lock first, so one migrates while the others wait, then find nothing left
  * to do. Each version commits in its own transaction with its row. A schema newer than this
  * collector knows is refused, as the SQLite store does (../shared/design.md, "Scale-out").
+ * `onApplied` hears of each version once it has committed (`serve` logs it).
  *
  * @example
  * const { from, to } = await migratePostgres(pool); // { from: 0, to: 1 } on an empty database
  */
-export const migratePostgres = async (pool: Pool, target = POSTGRES_MIGRATIONS.length): Promise<MigrationResult> => {
+export const migratePostgres = async (
+  pool: Pool,
+  target = POSTGRES_MIGRATIONS.length,
+  { onApplied }: { onApplied?: (version: number) => void } = {},
+): Promise<MigrationResult> => {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
@@ -71,6 +76,7 @@ export const migratePostgres = async (pool: Pool, target = POSTGRES_MIGRATIONS.l
           await client.query(POSTGRES_MIGRATIONS[version]!);
           await client.query('INSERT INTO sitebeacon_schema (version) VALUES ($1)', [version + 1]);
           await client.query('COMMIT');
+          onApplied?.(version + 1);
         } catch (error) {
           await client.query('ROLLBACK');
           throw error;
