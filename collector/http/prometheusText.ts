@@ -35,7 +35,12 @@ const escapeHelp = (text: string) => text.replace(/\\/g, '\\\\').replace(/\n/g, 
 /** Label values escape `\`, `"` and line feeds (section "Text format details"). */
 const escapeLabelValue = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
-/** A sample value as Go's ParseFloat reads it: `+Inf`, `-Inf` and `NaN` spelled so. */
+/**
+ * A sample value as Go's ParseFloat reads it: `+Inf`, `-Inf` and `NaN` spelled so.
+ *
+ * @example
+ * formatValue(Infinity); // "+Inf"
+ */
 export const formatValue = (value: number) => {
   if (Number.isNaN(value)) return 'NaN';
   if (value == Infinity) return '+Inf';
