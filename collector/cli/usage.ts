@@ -33,8 +33,8 @@ Commands:
   action add --site SITE_KEY --type TYPE [--payload JSON]
                         queue an action for a WordPress site's next check-in
   key create [--site SITE_KEY] [--name NAME]
-                        create an API key (for one site, or the whole installation);
-                        it is printed once and stored only as a hash
+                        create an API key (for one site, or the whole installation:
+                        only that reads GET /metrics); printed once, stored only as a hash
   key revoke KEY        the API key is refused from the next request on
   agent revoke AGENT_ID the server agent's token is refused from the next request on
   wordpress revoke --site SITE_KEY
