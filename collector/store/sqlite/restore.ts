@@ -95,6 +95,8 @@ export const restoreSqlite = async (backup: string, file: string): Promise<Resto
     fsyncPath(copy);
     // The lock goes before the old WAL does: closing the connection may checkpoint that WAL into
     // the old file (harmless, it is being replaced) and remove it, as SQLite's last connection does.
+    // A collector started between here and the rename opens the old file: its writes are then
+    // refused 503, the file replaced under it (fileIdentity.ts), until it restarts.
     lock?.close();
     released = true;
     for (const path of [`${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
