@@ -8,9 +8,9 @@ import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
 /**
- * The SQLite writer thread (collector/store/sqlite/writerThread.ts) as its own file,
- * dist/sqliteWriter.js, and its URL, relative to the chunk that starts it, where
- * store/sqlite/reportQueue.ts names `__SITEBEACON_SQLITE_WRITER_URL__`.
+ * The SQLite file's threads (collector/store/sqlite/writerThread.ts: the writer, the checkpoints
+ * and the reader, by role) as their own file, dist/sqliteWriter.js, and its URL, relative to the
+ * chunk that starts it, where store/sqlite/sqliteThread.ts names `__SITEBEACON_SQLITE_WRITER_URL__`.
  */
 const sqliteWriter = () => {
   let reference;

@@ -7,9 +7,9 @@ import { migrate } from './sqlite/migrations';
 import { openConnection, type Sync } from './sqlite/openConnection';
 import { registerP75 } from './sqlite/p75';
 import { sqlitePerformance } from './sqlite/performance';
-import { sqlitePerformanceReads } from './sqlite/performanceReads';
+import { sqliteReadThread } from './sqlite/readThread';
+import { sqliteReads } from './sqlite/reads';
 import { inThreadReportQueue, sqliteReportQueue, type ReportQueue } from './sqlite/reportQueue';
-import { sqliteReportReads } from './sqlite/reportReads';
 import { sqliteReports } from './sqlite/reports';
 import { sqliteRetention } from './sqlite/retention';
 import { sqliteSites } from './sqlite/sites';
@@ -28,7 +28,8 @@ export interface SqliteOptions {
  * The embedded store: one SQLite file in WAL mode (better-sqlite3), migrated on open. Reports and
  * sessions are written on a thread of their own (sqlite/reportQueue.ts), group-committed, and each
  * write resolves only after its commit; the rest (sites, keys, integrations) is written here,
- * group-committed too (sqlite/groupCommit.ts), and every read is made here. A write to a file
+ * group-committed too (sqlite/groupCommit.ts). Reports and sessions are read on a reader thread
+ * (sqlite/readThread.ts); the lookups every request makes (sites, keys, sessions) are made here. A write to a file
  * deleted or replaced under the collector is refused (sqlite/fileIdentity.ts), and checkWritable
  * commits a write that reaches the disk (sqlite/checkWritable.ts).
  *
@@ -36,12 +37,14 @@ export interface SqliteOptions {
  * const store = createSqliteStore({ file: './data/sitebeacon.db' });
  */
 export const createSqliteStore = ({ file, sync = 'normal', onMigration }: SqliteOptions): Store => {
-  // Page caches, part of the collector's memory (issue 18: 128 MB at most): this connection reads,
-  // and writes what is not a report; while reports are written, each of its reads after a commit of
-  // the writer thread re-reads its pages anyway (SQLite resets a connection's cache when another
-  // one has written). The writer's cache (4 MiB) holds the pages its inserts touch: the tables'
-  // and the indexes' last pages.
-  const db = openConnection(file, { sync, cacheKiB: 16_384 });
+  // Page caches, part of the collector's memory (issue 18: 128 MB at most): this connection looks
+  // sites, keys and sessions up, and writes what is not a report (a small cache: the reports are
+  // read on the reader thread, whose connection has the 16 MiB this one had, and reads here only
+  // until that thread is ready); while reports are written, each read after a commit of the writer
+  // thread re-reads its pages anyway (SQLite resets a connection's cache when another one has
+  // written). The writer's cache (4 MiB) holds the pages its inserts touch: the tables' and the
+  // indexes' last pages.
+  const db = openConnection(file, { sync, cacheKiB: file == ':memory:' ? 16_384 : 4_096 });
   migrate(db, undefined, { onApplied: onMigration });
   registerP75(db);
   const groupCommit = createGroupCommit(db);
@@ -60,12 +63,14 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
   const write: Write = (run) => checked(() => groupCommit.write(run));
   const queue: ReportQueue = { submit: (report) => checked(() => threads.submit(report)), close: () => threads.close() };
   const reports = sqliteReports(db, queue);
-  const reads = sqliteReportReads(db);
+  // The reader thread opens the file on a connection of its own (its page cache: the reads' pages).
+  const readThread = file == ':memory:' ? undefined : sqliteReadThread(db, { file, sync, cacheKiB: 16_384 });
+  const reads = readThread?.reads ?? sqliteReads(db);
   return {
     ...sqliteSites(db, write, async () => void (await threads.submit({ kind: 'barrier' }))),
     errors: { ...reports.errors, ...reads.errors },
     csp: { ...reports.csp, ...reads.csp },
-    performance: { ...sqlitePerformance(db, queue), ...sqlitePerformanceReads(db) },
+    performance: { ...sqlitePerformance(db, queue), ...reads.performance },
     ...sqliteIntegrations(db, write),
     retention: sqliteRetention(db, write),
     ...sqliteUsers(db),
@@ -76,6 +81,7 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
     async close() {
       // What is queued is committed before the file is closed; the last connection to close
       // checkpoints what is left of the WAL.
+      await readThread?.close();
       await threads.close();
       flush();
       db.close();

@@ -15,11 +15,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Where the bundle goes: beside the dependencies it imports (better-sqlite3). */
 export const SQLITE_WRITER_BUNDLE = resolve(ROOT, 'node_modules/.cache/sitebeacon/sqliteWriter.mjs');
 
-/** Bundles writerThread.ts and what it imports into SQLITE_WRITER_BUNDLE. */
+/** Bundles writerThread.ts (the writer, checkpoint and reader threads) and what it imports into SQLITE_WRITER_BUNDLE. */
 export const buildSqliteWriter = async () => {
   const bundle = await rollup({
     input: resolve(ROOT, 'collector/store/sqlite/writerThread.ts'),
-    external: (id) => id.startsWith('node:') || builtinModules.includes(id) || id == 'better-sqlite3',
+    // The reader's p75 (store/sqlite/p75.ts) reads web-vitals' thresholds (core/vitals.ts).
+    external: (id) => id.startsWith('node:') || builtinModules.includes(id) || id == 'better-sqlite3' || id == 'web-vitals',
     plugins: [
       {
         name: 'typescript-transpile',

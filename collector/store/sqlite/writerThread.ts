@@ -5,10 +5,16 @@
 //     out: { type: 'ready' } (once it can write)   { type: 'done', outcomes: [id, WriteOutcome][] }
 //          (after COMMIT)   { type: 'closed' }
 // - `checkpoints`: the WAL's checkpoints (checkpoints.ts). in: { type: 'close' }; out: { type: 'closed' }.
+// - `reader`: the report reads (reads.ts, readThread.ts), on a connection that may not write
+//   (`query_only`). Messages, answered in the order they arrive:
+//     in:  { type: 'read', id, concern, method, args }   { type: 'close' }
+//     out: { type: 'ready' }   { type: 'read', id, ok, value | message }   { type: 'closed' }
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { runCheckpoints } from './checkpoints';
 import { openConnection, type Sync } from './openConnection';
+import { registerP75 } from './p75';
+import { sqliteReads, type SqliteReads } from './reads';
 import { createReportWriter, type ReportWrite } from './reportWrites';
 
 export interface WriterData {
@@ -16,8 +22,16 @@ export interface WriterData {
   sync: Sync;
   cacheKiB: number;
   /** What the thread does; `writer` by default. */
-  role?: 'writer' | 'checkpoints';
+  role?: 'writer' | 'checkpoints' | 'reader';
 }
+
+/** A read for the reader thread: a method of one concern of SqliteReads, and its arguments. */
+export type ToReader = { type: 'read'; id: number; concern: keyof SqliteReads; method: string; args: unknown[] } | { type: 'close' };
+export type FromReader =
+  | { type: 'ready' }
+  | { type: 'read'; id: number; ok: true; value: unknown }
+  | { type: 'read'; id: number; ok: false; message: string; code?: string }
+  | { type: 'closed' };
 
 export type ToWriter = { type: 'writes'; writes: Array<[number, ReportWrite]> } | { type: 'close' };
 export type FromWriter =
@@ -69,7 +83,27 @@ const serveWrites = (db: Database) => {
   });
 };
 
-if (role == 'checkpoints') {
+const serveReads = (db: Database) => {
+  db.pragma('query_only = ON');
+  registerP75(db);
+  const reads = sqliteReads(db) as unknown as Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>;
+  const answer = (message: FromReader) => port.postMessage(message);
+  answer({ type: 'ready' });
+  port.on('message', (message: ToReader) => {
+    if (message.type == 'close') return close(() => {});
+    const { id, concern, method, args } = message;
+    // Each read runs to its end within this call (better-sqlite3 is synchronous): one at a time.
+    reads[concern]![method]!(...args).then(
+      (value) => answer({ type: 'read', id, ok: true, value }),
+      (error: { message?: string; code?: string }) =>
+        answer({ type: 'read', id, ok: false, message: String(error?.message ?? error), ...(error?.code ? { code: error.code } : {}) }),
+    );
+  });
+};
+
+if (role == 'reader') {
+  serveReads(db);
+} else if (role == 'checkpoints') {
   const stop = runCheckpoints(db);
   port.on('message', () => close(stop));
 } else {

@@ -1,0 +1,52 @@
+import type { Database } from 'better-sqlite3';
+import type { CspReportStore, ErrorReportStore, PerformanceSessionStore } from '../contract';
+import { sqlitePerformance } from './performance';
+import { sqlitePerformanceReads } from './performanceReads';
+import type { ReportQueue } from './reportQueue';
+import { sqliteReportReads } from './reportReads';
+import { sqliteReports } from './reports';
+
+/** The read methods of the SQLite store that run on the reader thread (readThread.ts), by concern. */
+export const READ_METHODS = {
+  errors: ['list', 'groups', 'daily', 'sessions', 'latest', 'breakdown'],
+  csp: ['list', 'groups', 'evidence', 'daily'],
+  performance: ['list', 'metricCounts', 'daily', 'metricDaily', 'metricCountsWithDays', 'pages'],
+} as const;
+
+type Methods = typeof READ_METHODS;
+
+/** The store's report reads: what READ_METHODS names of each concern. */
+export interface SqliteReads {
+  errors: Pick<ErrorReportStore, Methods['errors'][number]>;
+  csp: Pick<CspReportStore, Methods['csp'][number]>;
+  performance: Pick<PerformanceSessionStore, Methods['performance'][number]>;
+}
+
+/** A queue that refuses: the reads' statements are built beside the inserts, which a reader never makes. */
+const noWrites: ReportQueue = {
+  submit: () => Promise.reject(new Error('the SQLite reader does not write')),
+  close: async () => {},
+};
+
+/**
+ * The report reads of one connection (the reader thread's, or this thread's for an in-memory
+ * database): the dashboard's and the read API's queries (reports.ts, reportReads.ts,
+ * performance.ts, performanceReads.ts). The connection needs the p75 aggregates (p75.ts).
+ *
+ * @example
+ * const reads = sqliteReads(db);
+ * const groups = await reads.errors.groups('pk_live_…', { since, limit: 20 });
+ */
+export const sqliteReads = (db: Database): SqliteReads => {
+  const reports = sqliteReports(db, noWrites);
+  const reportReads = sqliteReportReads(db);
+  const performance = sqlitePerformance(db, noWrites);
+  const performanceReads = sqlitePerformanceReads(db);
+  const { groups, list } = reports.errors;
+  const { list: listCsp, groups: cspGroups, evidence } = reports.csp;
+  return {
+    errors: { list, groups, ...reportReads.errors },
+    csp: { list: listCsp, groups: cspGroups, evidence, ...reportReads.csp },
+    performance: { list: performance.list, metricCounts: performance.metricCounts, ...performanceReads },
+  };
+};
