@@ -6,7 +6,8 @@ import { UnknownSiteError } from '../store/unknownSiteError';
 import { authenticate, unknownSite, type AuthDeps } from './auth';
 import { countAnswers, type Metrics } from './metrics';
 import { readJsonBody } from './readJsonBody';
-import type { Method, Route } from './route';
+import { callerOf, createReadSlots, type ReadSlots } from './readSlots';
+import type { Caller, Method, Route } from './route';
 import { validateBody, validateQuery } from './validate';
 
 /** Every method h3 routes by name: the ones a path does not declare answer 405. */
@@ -19,9 +20,23 @@ export const allowedMethods = (routes: Route[]): Method[] => {
   return [...methods];
 };
 
-const handle = async (route: Route, deps: AuthDeps, event: H3Event) => {
+type Deps = AuthDeps & { readSlots: ReadSlots };
+
+const handle = async (route: Route, deps: Deps, event: H3Event) => {
   // Authentication comes first: a caller without the right to call learns nothing about validation.
   const caller = await authenticate(route.auth, event, deps, { ownOrigin: route.ownOrigin });
+  const identity = route.heavyRead ? callerOf(caller) : undefined;
+  if (identity === undefined) return await handleAs(route, event, caller);
+  // A heavy read holds its caller's slot until its answer is made (http/readSlots.ts).
+  const release = deps.readSlots.take(identity);
+  try {
+    return await handleAs(route, event, caller);
+  } finally {
+    release();
+  }
+};
+
+const handleAs = async (route: Route, event: H3Event, caller: Caller) => {
   const query = route.query ? await validateQuery(event, route.query) : undefined;
   const body = route.body
     ? await validateBody(
@@ -47,7 +62,7 @@ export const DATABASE_RETRY_AFTER_S = 5;
  * collector keeps it for 5 s, store/siteCache.ts) and another process has since rotated its key
  * (`site rotate-key`). The client's key is wrong, not the server: no 500.
  */
-const handlerOf = (route: Route, deps: AuthDeps) => async (event: H3Event) => {
+const handlerOf = (route: Route, deps: Deps) => async (event: H3Event) => {
   try {
     return await handle(route, deps, event);
   } catch (error) {
@@ -68,15 +83,16 @@ const handlerOf = (route: Route, deps: AuthDeps) => async (event: H3Event) => {
  * validated query and body; HEAD falls back to the GET route (h3 does that where no HEAD route
  * is declared, so no GET work is needed for a route that declares a cheaper HEAD); every other
  * method answers 405 with `Allow` (without this h3 would answer 404). With `metrics`, the answers
- * of a route that declares a `metric` are counted (http/metrics.ts).
+ * of a route that declares a `metric` are counted (http/metrics.ts). A route that declares
+ * `heavyRead` is bounded per caller (http/readSlots.ts; `readSlots`, one per collector by default).
  *
  * @example
  * mountRoutes(app, [...connectivityRoutes(), ...errorReportRoutes(deps)], deps);
  */
-export const mountRoutes = (app: H3, routes: Route[], deps: AuthDeps & { metrics?: Metrics }) => {
+export const mountRoutes = (app: H3, routes: Route[], { readSlots = createReadSlots(), ...deps }: AuthDeps & { metrics?: Metrics; readSlots?: ReadSlots }) => {
   const byPath = new Map<string, Route[]>();
   for (const route of routes) {
-    app.on(route.method, route.path, countAnswers(route, deps.metrics, handlerOf(route, deps)));
+    app.on(route.method, route.path, countAnswers(route, deps.metrics, handlerOf(route, { ...deps, readSlots })));
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   }
   for (const [path, pathRoutes] of byPath) {

@@ -87,6 +87,11 @@ export interface Route<Body = unknown, Query = unknown> {
    * report kind by status, or `sign_in`'s 401 and 429.
    */
   metric?: 'error' | 'csp' | 'performance' | 'sign_in';
+  /**
+   * A read of many stored rows (the read API's views): at most HEAVY_READS_PER_CALLER of them under
+   * way per API key or signed-in user, 429 `rate_limited` with `Retry-After` beyond (http/readSlots.ts).
+   */
+  heavyRead?: boolean;
   handle(context: RouteContext<Body, Query>): unknown;
 }
 

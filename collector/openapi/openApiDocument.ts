@@ -30,6 +30,7 @@ const impliedAnswers = (route: Route): Record<number, ResponseDoc | undefined> =
     ? { 403: "origin_not_allowed: the browser Origin is not allowed for the site (`Origin: null` is, with application/csp-report or application/reports+json: each report's document URL is checked instead)" }
     : {}),
   ...(route.query ? { 400: 'bad_request: a query parameter is not valid' } : {}),
+  ...(route.heavyRead ? { 429: 'rate_limited: the caller (API key or signed-in user) has as many of these reads under way as it may; with Retry-After' } : {}),
   ...(route.body
     ? {
         400: `invalid_json, or ${route.body.invalidCode ?? 'invalid_request'}: the body does not validate`,

@@ -92,6 +92,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     tag: TAG,
     summary: 'Per UTC day since `since` (default 30 days, at most 366): errors, occurrences, CSP violations, page views, p75 per metric (null with `p75=false`, which reads less)',
     auth: 'siteApiKey',
+    heavyRead: true,
     query: DailyQuerySchema,
     responses: { 200: '{site_key, since, days: [{day, errors, error_occurrences, csp, page_views, p75}]}' },
     async handle({ site, query }) {
@@ -113,6 +114,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     tag: TAG,
     summary: 'Errors by fingerprint (without `sitebeacon check` submissions), most occurrences first, each with its distinct sessions and occurrences per UTC day since `since` (default 7 days)',
     auth: 'siteApiKey',
+    heavyRead: true,
     query: TableQuerySchema,
     responses: { 200: 'data: [{fingerprint, error_type, error_message, reports, count, sessions, first_seen, last_seen, daily: [{day, count}]}]' },
     async handle({ site, query }) {
@@ -140,6 +142,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     tag: TAG,
     summary: 'One error group since `since` (default 30 days): counts, its latest report (stack), occurrences per UTC day, pages and browsers',
     auth: 'siteApiKey',
+    heavyRead: true,
     query: TableQuerySchema,
     responses: { 200: { description: '{group, latest (with its causes), daily, pages, browsers}', schema: ERROR_GROUP_DETAIL }, 404: 'unknown_error_group' },
     async handle({ site, event, query }) {
@@ -175,6 +178,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     tag: TAG,
     summary: 'CSP violations by effective directive and blocked host, most reports first, since `since` (default 7 days)',
     auth: 'siteApiKey',
+    heavyRead: true,
     query: TableQuerySchema,
     responses: { 200: '{site_key, since, data: [{directive, blocked_host, reports}]}' },
     async handle({ site, query }) {
@@ -190,6 +194,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     summary:
       'Per Web Vital since `since` (default 7 days, at most 366): samples, p75 and its rating, the good / needs-improvement / poor shares, and the p75 per UTC day (null without samples)',
     auth: 'siteApiKey',
+    heavyRead: true,
     query: RangeQuerySchema,
     responses: { 200: '{site_key, since, vitals: {LCP: {samples, p75, rating, good, needs_improvement, poor, daily: [{day, samples, p75}]}, ...}}' },
     async handle({ site, query }) {
@@ -220,6 +225,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     tag: TAG,
     summary: 'Per page (most sessions first): sessions, and per metric the p75 with its rating, since `since` (default 7 days)',
     auth: 'siteApiKey',
+    heavyRead: true,
     query: TableQuerySchema,
     responses: { 200: 'data: [{page_url, sessions, metrics: {LCP: {samples, p75, rating} | null, ...}}]' },
     async handle({ site, query: { since = Date.now() - 7 * DAY, limit } }) {

@@ -24,6 +24,7 @@ export const readApiRoutes = ({ store }: { store: Store }): Route[] => {
         tag: 'Read API',
         summary: `Stored ${name}, oldest first`,
         auth: 'siteApiKey',
+        heavyRead: true,
         query: ListQuerySchema,
         responses: { 200: PAGE },
         handle: ({ site, query }) => list(site!.site_key, query),
@@ -35,6 +36,7 @@ export const readApiRoutes = ({ store }: { store: Store }): Route[] => {
       tag: 'Read API',
       summary: 'Errors by fingerprint, CSP violations by directive and blocked host, p75 and ratings per metric',
       auth: 'siteApiKey',
+      heavyRead: true,
       query: SummaryQuerySchema,
       responses: { 200: 'Summary' },
       async handle({ site, query: { since, limit } }) {
