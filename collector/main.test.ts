@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { main } from './main';
+import { runCli } from './testing/runCli';
 import { EARLY_STUB } from '../beacon/lib/earlyStub';
 import Database from 'better-sqlite3';
 import { hashApiKey } from './core/keys';
@@ -19,12 +19,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const cli = async (...argv: string[]) => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main([...argv, '--db', db], { out: (line) => out.push(line), err: (line) => err.push(line), env: {} });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-};
+const cli = (...argv: string[]) => runCli([...argv, '--db', db]);
 
 test('site add --json creates a site with normalised origins and prints its key, snippet (stub first) and CSP sources', async () => {
   const { code, out } = await cli('site', 'add', '--origin', 'https://shop.example/cart', '--origin', 'http://localhost:3000', '--name', 'Shop', '--json');
@@ -173,17 +168,11 @@ test('user add generates a password printed once, stores only its scrypt hash, a
 }, 30_000);
 
 test('user add --password-stdin takes the first line of standard input, prints no password, and sees every site without --site', async () => {
-  const out: string[] = [];
-  const run = (stdin: string) =>
-    main(['user', 'add', '--email', 'bob@shop.example', '--password-stdin', '--json', '--db', db], {
-      out: (line) => out.push(line),
-      err: () => {},
-      env: {},
-      stdin: async () => stdin,
-    });
-  expect(await run('short\n')).toBe(2);
-  expect(await run('a long enough password\nsecond line\n')).toBe(0);
-  expect(JSON.parse(out[0]!)).toEqual({ email: 'bob@shop.example', site_keys: null });
+  const run = (stdin: string) => runCli(['user', 'add', '--email', 'bob@shop.example', '--password-stdin', '--json', '--db', db], { stdin: async () => stdin });
+  expect((await run('short\n')).code).toBe(2);
+  const added = await run('a long enough password\nsecond line\n');
+  expect(added.code).toBe(0);
+  expect(JSON.parse(added.out)).toEqual({ email: 'bob@shop.example', site_keys: null });
   const store = createSqliteStore({ file: db });
   const user = await store.users.findByEmail('bob@shop.example');
   await store.close();

@@ -1,7 +1,7 @@
 // On PostgreSQL as on SQLite (readOnlyCommands.test.ts): `serve` logs each schema version it
 // applies, one line each, and a read-only command refuses an older schema instead of migrating it.
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { main } from '../main';
+import { runCli } from '../testing/runCli';
 import { migratePostgres } from '../store/postgres/migrations';
 import { createPool } from '../store/postgres/pool';
 import { POSTGRES_MIGRATIONS } from '../store/postgres/schema';
@@ -14,12 +14,7 @@ beforeEach(async () => {
 });
 afterEach(() => schema.drop());
 
-const cli = async (argv: string[], onStop?: (stop: () => void) => void) => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main([...argv, '--database-url', schema.url], { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, onStop });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-};
+const cli = (argv: string[], onStop?: (stop: () => void) => void) => runCli([...argv, '--database-url', schema.url], { onStop });
 
 test('export refuses a PostgreSQL schema older than this sitebeacon, naming `sitebeacon migrate`, and migrates nothing', async () => {
   const pool = createPool(schema.url, { max: 1 });

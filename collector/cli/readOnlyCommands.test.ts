@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { main } from '../main';
+import { runCli } from '../testing/runCli';
 import { migrate, SQLITE_SCHEMA_VERSION } from '../store/sqlite/migrations';
 
 let dir: string;
@@ -16,12 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const cli = async (argv: string[], onStop?: (stop: () => void) => void) => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main([...argv, '--db', db], { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, onStop });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-};
+const cli = (argv: string[], onStop?: (stop: () => void) => void) => runCli([...argv, '--db', db], { onStop });
 
 /** A database left at schema version `version`, with the default site. */
 const olderDatabase = (version: number) => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { main } from '../main';
+import { runCli } from '../testing/runCli';
 import { createSqliteStore } from '../store/sqlite';
 import { seedStore } from '../testing/seed';
 
@@ -27,12 +27,7 @@ beforeEach(async () => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const cli = async (...argv: string[]) => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main([...argv, '--db', db], { out: (line) => out.push(line), err: (line) => err.push(line), env: {} });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-};
+const cli = (...argv: string[]) => runCli([...argv, '--db', db]);
 
 const storedMessages = async () => {
   const store = createSqliteStore({ file: db });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { createCollector } from '../app';
 import { verifyPassword } from '../core/passwords';
-import { main } from '../main';
+import { runCli } from '../testing/runCli';
 import type { Store } from '../store/contract';
 import { createSqliteStore } from '../store/sqlite';
 
@@ -39,13 +39,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const cli = async (argv: string[], stdin?: string) => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = { out: (line: string) => out.push(line), err: (line: string) => err.push(line), env: {}, ...(stdin === undefined ? {} : { stdin: async () => stdin }) };
-  const code = await main([...argv, '--db', db], io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-};
+const cli = (argv: string[], stdin?: string) => runCli([...argv, '--db', db], stdin === undefined ? {} : { stdin: async () => stdin });
 const addUser = async (email: string) => (JSON.parse((await cli(['user', 'add', '--email', email, '--json'])).out) as { password: string }).password;
 const signIn = async (at: number, email: string, password: string) => {
   const response = await collectors[at]!.fetch(
