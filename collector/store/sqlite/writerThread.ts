@@ -9,6 +9,7 @@
 //   (`query_only`). Messages, answered in the order they arrive:
 //     in:  { type: 'read', id, concern, method, args }   { type: 'close' }
 //     out: { type: 'ready' }   { type: 'read', id, ok, value | message }   { type: 'closed' }
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { runCheckpoints } from './checkpoints';
@@ -83,7 +84,23 @@ const serveWrites = (db: Database) => {
   });
 };
 
+/**
+ * The reader's nice value, above the process's: where the cores are busy, the HTTP and writer
+ * threads (ingest) get them first, and the reads what is left; on an idle machine the reads run at
+ * full speed all the same. Linux only: there a thread's nice value is its own (setpriority(2),
+ * "BUGS"), and `setPriority(n)` without a pid is the calling thread's; elsewhere it would be the
+ * whole process's.
+ */
+const READER_NICE = 10;
+
 const serveReads = (db: Database) => {
+  if (process.platform == 'linux') {
+    try {
+      setPriority(READER_NICE);
+    } catch {
+      // Not allowed (a seccomp policy): the reads keep the process's priority.
+    }
+  }
   db.pragma('query_only = ON');
   registerP75(db);
   const reads = sqliteReads(db) as unknown as Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>;
