@@ -8,6 +8,8 @@
 //   BENCH_SOAK_SECONDS=300 seconds of the soak whose memory is a goal (0 skips it)
 //   BENCH_DASHBOARD_REPORTS=1000000  reports seeded for the dashboard's site page in Chromium
 //   BENCH_DASHBOARD_LOADS=5          page loads whose median is the figure
+//   BENCH_READ_REPORTS=300000  reports of site A whose error groups are read while site B ingests
+//   BENCH_READS_RATE=200       requests/s of site B's ingest meanwhile
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beaconBench } from './beacon.mjs';
 import { cspSuggestionBench } from './cspSuggestion.mjs';
@@ -15,6 +17,7 @@ import { dashboardBench } from './dashboard.mjs';
 import { goalRows, sizeFigures, soakFigures } from './goals.mjs';
 import { ingestBench } from './ingest.mjs';
 import { postgresIngestBench } from './postgres.mjs';
+import { readsUnderIngestBench } from './readsUnderIngest.mjs';
 import { retentionBench } from './retention.mjs';
 import { summaryBench } from './summary.mjs';
 
@@ -26,6 +29,8 @@ const retentionRate = Number(process.env.BENCH_RETENTION_RATE || 200);
 const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 const dashboardReports = Number(process.env.BENCH_DASHBOARD_REPORTS || 1_000_000);
 const dashboardLoads = Number(process.env.BENCH_DASHBOARD_LOADS || 5);
+const readReports = Number(process.env.BENCH_READ_REPORTS || 300_000);
+const readRate = Number(process.env.BENCH_READS_RATE || 200);
 const round = (value, digits = 0) => Number(value.toFixed(digits));
 
 console.log(`ingest: ${duration} s per measurement, 50 connections; summary over ${reports} reports; beacon start in Chromium`);
@@ -35,6 +40,7 @@ const results = {
   ingest: await ingestBench({ duration }),
   postgres: await postgresIngestBench({ duration, runs }),
   retention: await retentionBench({ rows: retentionRows, rate: retentionRate, duration }),
+  readsUnderIngest: await readsUnderIngestBench({ reports: readReports, rate: readRate, duration }),
   summary: await summaryBench({ reports }),
   beacon: await beaconBench(),
   cspSuggestion: await cspSuggestionBench(),
@@ -86,6 +92,20 @@ console.table(
     ]),
   ),
 );
+const reads = results.readsUnderIngest;
+console.log(
+  `\nReads beside ingest (SQLite): site B's single reports at ${reads.rate} requests/s while ${reads.readLoops} loops of site A's key read its error groups over ${reads.reports} reports`,
+);
+console.table({
+  [`site B ingest`]: {
+    'p99 ms, A reading': reads.p99Ms,
+    'p99 ms, no reads (goal: within twice)': reads.p99BaselineMs,
+    'non-2xx': reads.non2xx,
+    'A reads/s': round(reads.readsPerSecond, 1),
+    'A read median ms': round(reads.readMedianMs),
+    'A reads 429': reads.readsRateLimited,
+  },
+});
 const { summary, beacon, cspSuggestion, dashboard } = results;
 const ms = (value) => round(value, 3);
 console.log('\nRead path, beacon');
