@@ -26,6 +26,13 @@ export const readRecords = async <K extends keyof StoredRecords>(target: ReportT
     if (target.since !== undefined) url.searchParams.set('since', new Date(target.since).toISOString());
     if (cursor) url.searchParams.set('cursor', cursor);
     const response = await fetch(url, { headers: { authorization: `Bearer ${target.apiKey}` } });
+    // One key reads at most a few lists at once (README, "Running it for real"): test workers
+    // sharing a collector and a key wait as Retry-After says, then read the same page again.
+    if (response.status == 429) {
+      await response.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
+      continue;
+    }
     if (!response.ok) {
       throw new Error(`sitebeacon/playwright: reading ${kind} from ${target.url} answered ${response.status}: ${await response.text()}`);
     }
