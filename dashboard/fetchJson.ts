@@ -5,6 +5,10 @@ export interface ApiFailure {
   message: string;
 }
 
+/** A read refused for being one too many (429) is tried this often in all, waiting at most this long each time. */
+const MAX_ATTEMPTS = 5;
+const MAX_WAIT_SECONDS = 5;
+
 const failure = async (response: Response): Promise<ApiFailure> => {
   let body: { error?: { code?: string; message?: string } } | undefined;
   try {
@@ -24,9 +28,17 @@ const failure = async (response: Response): Promise<ApiFailure> => {
  * const { data } = await getJson<{ data: Site[] }>('/api/v1/sites');
  */
 export const getJson = async <T>(path: string): Promise<T> => {
-  const response = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } });
-  if (!response.ok) throw await failure(response);
-  return (await response.json()) as T;
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+    // Heavy reads are bounded per user (README, "Running it for real"): a page opened in several
+    // tabs at once waits its turn as Retry-After says, rather than showing a failure.
+    if (response.status == 429 && attempt < MAX_ATTEMPTS) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Number(response.headers.get('retry-after')) || 1, MAX_WAIT_SECONDS) * 1000));
+      continue;
+    }
+    if (!response.ok) throw await failure(response);
+    return (await response.json()) as T;
+  }
 };
 
 /**

@@ -37,7 +37,7 @@ export interface SqliteOptions {
  * const store = createSqliteStore({ file: './data/sitebeacon.db' });
  */
 export const createSqliteStore = ({ file, sync = 'normal', onMigration }: SqliteOptions): Store => {
-  // Page caches, part of the collector's memory (issue 18: 128 MB at most): this connection looks
+  // Page caches, part of the collector's memory (README, "Storage and durability"): this connection looks
   // sites, keys and sessions up, and writes what is not a report (a small cache: the reports are
   // read on the reader thread, whose connection has the 16 MiB this one had, and reads here only
   // until that thread is ready); while reports are written, each read after a commit of the writer
