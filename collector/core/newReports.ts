@@ -13,8 +13,10 @@ import type { CspReport, ErrorReport, NewCspReport, NewErrorReport } from './rec
  * store.errors.insert(siteKey, reports.map(newErrorReport), context);
  */
 export const newErrorReport = (report: ErrorReport): NewErrorReport => {
-  const neutral = { ...report, error_message: engineNeutralMessage(report) };
-  return { ...neutral, fingerprint: fingerprintOf(neutral) };
+  // One copy per report on the ingest path: the message is set on the copy that carries the fingerprint.
+  const stored = { ...report, error_message: engineNeutralMessage(report), fingerprint: '' };
+  stored.fingerprint = fingerprintOf(stored);
+  return stored;
 };
 
 /**
