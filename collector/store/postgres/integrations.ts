@@ -1,5 +1,5 @@
 import type { CspProject, ServerAgent, SiteAction, WordPressInstall } from '../../core/records';
-import type { ActionStore, CspProjectStore, ServerAgentStore, WordPressStore } from '../contract';
+import type { ActionStore, CspProjectStore, ServerAgentStore, WordPressStore } from '../contract/integrations';
 import type { Write } from './groupCommit';
 import type { Pool } from './pool';
 import { run, toRecord, WITH_JSON_STATUS, type Row } from './rows';

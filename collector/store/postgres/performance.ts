@@ -1,5 +1,5 @@
 import type { StoredPerformanceSession } from '../../core/records';
-import type { PerformanceSessionStore } from '../contract';
+import type { PerformanceSessionStore } from '../contract/performanceSessions';
 import type { Write } from './groupCommit';
 import type { Pool } from './pool';
 import { pagedList } from './rows';

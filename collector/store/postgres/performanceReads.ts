@@ -1,5 +1,5 @@
 import { p75Rank } from '../../core/vitals';
-import type { PageVitalsRow, PerformanceSessionStore } from '../contract';
+import type { PageVitalsRow, PerformanceSessionStore } from '../contract/performanceSessions';
 import type { Pool } from './pool';
 import { run } from './rows';
 

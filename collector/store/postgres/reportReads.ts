@@ -1,5 +1,6 @@
 import type { StoredErrorReport } from '../../core/records';
-import type { CspReportStore, DailyErrors, ErrorReportStore, FieldCount } from '../contract';
+import type { CspReportStore } from '../contract/cspReports';
+import type { DailyErrors, ErrorReportStore, FieldCount } from '../contract/errorReports';
 import type { Pool } from './pool';
 import { run, toRecord } from './rows';
 

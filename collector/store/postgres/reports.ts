@@ -1,6 +1,7 @@
 import type { StoredCspReport, StoredErrorReport } from '../../core/records';
 import type { CspGroup, ErrorGroupRow } from '../../core/summary';
-import type { CspEvidence, CspReportStore, ErrorReportStore } from '../contract';
+import type { CspEvidence, CspReportStore } from '../contract/cspReports';
+import type { ErrorReportStore } from '../contract/errorReports';
 import { hasCopies } from './cspCopies';
 import type { Write } from './groupCommit';
 import type { Pool } from './pool';

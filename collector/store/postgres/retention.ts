@@ -1,4 +1,4 @@
-import type { RetentionStore } from '../contract';
+import type { RetentionStore } from '../contract/retention';
 import { cspGroupDeltas, errorGroupDeltas, type DeletedCsp, type DeletedError } from '../retentionDeltas';
 import type { Client, Pool } from './pool';
 import { run } from './rows';

@@ -1,4 +1,4 @@
-import type { ListOptions, Page } from '../contract';
+import type { ListOptions, Page } from '../contract/queryOptions';
 import { decodeCursor, encodeCursor } from '../../core/cursor';
 import { storedJson, storedText } from '../storedText';
 import type { QueryResultRow } from 'pg';

@@ -1,5 +1,5 @@
 import type { ApiKey, Site } from '../../core/records';
-import type { ApiKeyStore, SiteStore } from '../contract';
+import type { ApiKeyStore, SiteStore } from '../contract/sites';
 import type { Write } from './groupCommit';
 import type { Client, Pool } from './pool';
 import { run, toRecord } from './rows';

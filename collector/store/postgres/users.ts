@@ -1,5 +1,5 @@
 import type { User } from '../../core/records';
-import type { SessionStore, UserStore } from '../contract';
+import type { SessionStore, UserStore } from '../contract/users';
 import type { Client, Pool } from './pool';
 import { run, toRecord } from './rows';
 

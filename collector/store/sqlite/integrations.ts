@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { CspProject, ServerAgent, SiteAction, WordPressInstall } from '../../core/records';
-import type { ActionStore, CspProjectStore, ServerAgentStore, WordPressStore } from '../contract';
+import type { ActionStore, CspProjectStore, ServerAgentStore, WordPressStore } from '../contract/integrations';
 import type { Write } from './groupCommit';
 import { siteCheck } from './siteCheck';
 import { insertSql, toRecord, toRow, WITH_JSON_STATUS, type Row } from './rows';

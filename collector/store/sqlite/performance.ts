@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { StoredPerformanceSession } from '../../core/records';
-import type { PerformanceSessionStore } from '../contract';
+import type { PerformanceSessionStore } from '../contract/performanceSessions';
 import type { ReportQueue } from './reportQueue';
 import { pagedList } from './rows';
 

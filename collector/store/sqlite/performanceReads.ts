@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { PageVitalsRow, PerformanceSessionStore } from '../contract';
+import type { PageVitalsRow, PerformanceSessionStore } from '../contract/performanceSessions';
 
 const DAY = 86_400_000;
 

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { StoredErrorReport } from '../../core/records';
-import type { DailyErrors, ErrorReportStore, FieldCount, CspReportStore } from '../contract';
+import type { CspReportStore } from '../contract/cspReports';
+import type { DailyErrors, ErrorReportStore, FieldCount } from '../contract/errorReports';
 import { toRecord, type Row } from './rows';
 
 const DAY = 86_400_000;

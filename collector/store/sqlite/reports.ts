@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type { StoredCspReport, StoredErrorReport } from '../../core/records';
 import type { CspGroup, ErrorGroupRow } from '../../core/summary';
-import type { CspEvidence, CspReportStore, ErrorReportStore } from '../contract';
+import type { CspEvidence, CspReportStore } from '../contract/cspReports';
+import type { ErrorReportStore } from '../contract/errorReports';
 import { cspRows } from './cspRows';
 import { errorRows } from './errorRows';
 import type { ReportQueue } from './reportQueue';

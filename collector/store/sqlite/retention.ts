@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { RetentionStore } from '../contract';
+import type { RetentionStore } from '../contract/retention';
 import { cspGroupDeltas, errorGroupDeltas, type DeletedCsp, type DeletedError } from '../retentionDeltas';
 import type { Write } from './groupCommit';
 

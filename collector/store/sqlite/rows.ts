@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { ListOptions, Page } from '../contract';
+import type { ListOptions, Page } from '../contract/queryOptions';
 import { decodeCursor, encodeCursor } from '../../core/cursor';
 import { storedJson, storedText } from '../storedText';
 import { AWAITING_COLUMN } from '../awaitingCopy';

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ApiKey, Site } from '../../core/records';
-import type { ApiKeyStore, SiteStore } from '../contract';
+import type { ApiKeyStore, SiteStore } from '../contract/sites';
 import type { Write } from './groupCommit';
 import { siteCheck } from './siteCheck';
 import { insertSql, toRecord, type Row } from './rows';

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { User } from '../../core/records';
-import type { SessionStore, UserStore } from '../contract';
+import type { SessionStore, UserStore } from '../contract/users';
 import { toRecord, type Row } from './rows';
 
 /** Dashboard users and their sessions in SQLite. Rare writes: each commits on its own, at once. */

@@ -1,0 +1,42 @@
+import type { NewErrorReport, ReceiveContext, StoredErrorReport } from '../../core/records';
+import type { ErrorGroupRow } from '../../core/summary';
+import type { DailyOptions, GroupOptions, ListOptions, Page } from './queryOptions';
+
+/** Error reports of one UTC day: reports stored, and occurrences (their `count`s added up). */
+export interface DailyErrors {
+  day: number;
+  reports: number;
+  count: number;
+}
+
+/** Distinct values of one report field with how many reports have each, most first. */
+export interface FieldCount {
+  /** The value; '' where the field is absent. */
+  value: string;
+  reports: number;
+}
+
+export interface ErrorReportStore {
+  /** Stores the reports; resolves to how many. Rejects with UnknownSiteError when no site has `siteKey` (Store). */
+  insert(siteKey: string, reports: NewErrorReport[], context: ReceiveContext): Promise<number>;
+  list(siteKey: string, options?: ListOptions): Promise<Page<StoredErrorReport>>;
+  /**
+   * Reports by fingerprint, most occurrences first; groups of the `excludeTypes` error types left
+   * out, and with `types` only groups of those error types.
+   */
+  groups(
+    siteKey: string,
+    options?: GroupOptions & { excludeTypes?: readonly string[] | undefined; types?: readonly string[] | undefined },
+  ): Promise<ErrorGroupRow[]>;
+  /** Reports and occurrences per UTC day, of every group or of one fingerprint. */
+  daily(siteKey: string, options?: DailyOptions & { fingerprint?: string | undefined }): Promise<DailyErrors[]>;
+  /** How many distinct `session_id`s reported this fingerprint since `since` (reports without one are not counted). */
+  sessions(siteKey: string, options: { fingerprint: string; since?: number | undefined }): Promise<number>;
+  /** The group's most recently received report (its latest stack; of reports received at one time, the last stored), or undefined. */
+  latest(siteKey: string, fingerprint: string): Promise<StoredErrorReport | undefined>;
+  /** The group's reports since `since` counted by `page_url` or `user_agent`: the `limit` most frequent values. */
+  breakdown(
+    siteKey: string,
+    options: { fingerprint: string; field: 'page_url' | 'user_agent'; since?: number | undefined; limit: number },
+  ): Promise<FieldCount[]>;
+}

@@ -1,0 +1,38 @@
+import type { MetricCountsWithDays } from '../../core/metricDays';
+import type { PerformanceSession, ReceiveContext, StoredPerformanceSession } from '../../core/records';
+import type { MetricCounts } from '../../core/summary';
+import type { DailyOptions, ListOptions, Page } from './queryOptions';
+
+/** One page's performance sessions and, per metric, its samples and the value at the p75 rank (core/vitals.ts p75Rank). */
+export interface PageVitalsRow {
+  /** The session's page URL; '' where none was sent. */
+  page_url: string;
+  sessions: number;
+  metrics: Record<string, { samples: number; p75: number }>;
+}
+
+export interface PerformanceSessionStore {
+  /** Creates the session, or updates it: each metric keeps its latest value. Rejects with UnknownSiteError when no site has `siteKey` (Store). */
+  upsert(siteKey: string, session: PerformanceSession, context: ReceiveContext): Promise<void>;
+  /** Sessions in the order they were created; `since` applies to their last update. */
+  list(siteKey: string, options?: ListOptions): Promise<Page<StoredPerformanceSession>>;
+  /** One metric's samples since `since`: counted against `thresholds`, and the value at the p75 rank. */
+  metricCounts(
+    siteKey: string,
+    options: { name: string; thresholds: readonly [good: number, poor: number]; since?: number | undefined },
+  ): Promise<MetricCounts>;
+  /** Sessions created (by `received_at`) per UTC day: the page views. */
+  daily(siteKey: string, options?: DailyOptions): Promise<Array<{ day: number; sessions: number }>>;
+  /** One metric per UTC day of its last update: samples, and the value at the p75 rank (core/vitals.ts p75Rank). */
+  metricDaily(siteKey: string, options: DailyOptions & { name: string }): Promise<Array<{ day: number; samples: number; p75: number }>>;
+  /**
+   * `metricCounts` and `metricDaily` of one metric and range in one read: what the Web Vitals view
+   * shows (`GET /api/v1/sites/{site_key}/vitals`). Equal to both of them (core/metricDays.ts).
+   */
+  metricCountsWithDays(
+    siteKey: string,
+    options: { name: string; thresholds: readonly [good: number, poor: number]; since?: number | undefined },
+  ): Promise<MetricCountsWithDays>;
+  /** The `limit` pages with the most sessions updated since `since`, with each metric's samples and p75 there. */
+  pages(siteKey: string, options: { since?: number | undefined; limit: number }): Promise<PageVitalsRow[]>;
+}
