@@ -45,14 +45,48 @@ export const createPostgresStore = async ({
   let closed: Promise<void> | undefined;
   const reports = postgresReports(pool, write);
   const reads = postgresReportReads(pool);
+  const sessionWrites = postgresPerformance(pool, write);
+  const sessionReads = postgresPerformanceReads(pool);
+  const { sites, apiKeys } = postgresSites(pool, write);
+  const { wordpress, actions, cspProjects, agents } = postgresIntegrations(pool, write);
+  const { users, sessions } = postgresUsers(pool);
+  // Every member named where it is made (not spread from halves), so that an editor's
+  // implementation search on a Store method lands here, one jump from the code that runs.
   return withConnectionFaults({
-    ...postgresSites(pool, write),
-    errors: { ...reports.errors, ...reads.errors },
-    csp: { ...reports.csp, ...reads.csp },
-    performance: { ...postgresPerformance(pool, write), ...postgresPerformanceReads(pool) },
-    ...postgresIntegrations(pool, write),
-    ...postgresUsers(pool),
+    sites,
+    apiKeys,
+    errors: {
+      insert: reports.errors.insert,
+      list: reports.errors.list,
+      groups: reports.errors.groups,
+      daily: reads.errors.daily,
+      sessions: reads.errors.sessions,
+      latest: reads.errors.latest,
+      breakdown: reads.errors.breakdown,
+    },
+    csp: {
+      insert: reports.csp.insert,
+      list: reports.csp.list,
+      groups: reports.csp.groups,
+      evidence: reports.csp.evidence,
+      daily: reads.csp.daily,
+    },
+    performance: {
+      upsert: sessionWrites.upsert,
+      list: sessionWrites.list,
+      metricCounts: sessionReads.metricCounts,
+      daily: sessionReads.daily,
+      metricDaily: sessionReads.metricDaily,
+      metricCountsWithDays: sessionReads.metricCountsWithDays,
+      pages: sessionReads.pages,
+    },
+    wordpress,
+    actions,
+    cspProjects,
+    agents,
     retention: postgresRetention(pool),
+    users,
+    sessions,
     checkWritable: () => checkWritable(pool),
     close() {
       // What is queued is committed before the pool closes.

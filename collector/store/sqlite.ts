@@ -66,14 +66,47 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
   // The reader thread opens the file on a connection of its own (its page cache: the reads' pages).
   const readThread = file == ':memory:' ? undefined : sqliteReadThread(db, { file, sync, cacheKiB: 16_384 });
   const reads = readThread?.reads ?? sqliteReads(db);
+  const { sites, apiKeys } = sqliteSites(db, write, async () => void (await threads.submit({ kind: 'barrier' })));
+  const { wordpress, actions, cspProjects, agents } = sqliteIntegrations(db, write);
+  const { users, sessions } = sqliteUsers(db);
+  const sessionWrites = sqlitePerformance(db, queue);
+  // Every member named where it is made (not spread from halves), so that an editor's
+  // implementation search on a Store method lands here, one jump from the code that runs.
   return {
-    ...sqliteSites(db, write, async () => void (await threads.submit({ kind: 'barrier' }))),
-    errors: { ...reports.errors, ...reads.errors },
-    csp: { ...reports.csp, ...reads.csp },
-    performance: { ...sqlitePerformance(db, queue), ...reads.performance },
-    ...sqliteIntegrations(db, write),
+    sites,
+    apiKeys,
+    errors: {
+      insert: reports.errors.insert,
+      list: reads.errors.list,
+      groups: reads.errors.groups,
+      daily: reads.errors.daily,
+      sessions: reads.errors.sessions,
+      latest: reads.errors.latest,
+      breakdown: reads.errors.breakdown,
+    },
+    csp: {
+      insert: reports.csp.insert,
+      list: reads.csp.list,
+      groups: reads.csp.groups,
+      evidence: reads.csp.evidence,
+      daily: reads.csp.daily,
+    },
+    performance: {
+      upsert: sessionWrites.upsert,
+      list: reads.performance.list,
+      metricCounts: reads.performance.metricCounts,
+      daily: reads.performance.daily,
+      metricDaily: reads.performance.metricDaily,
+      metricCountsWithDays: reads.performance.metricCountsWithDays,
+      pages: reads.performance.pages,
+    },
+    wordpress,
+    actions,
+    cspProjects,
+    agents,
     retention: sqliteRetention(db, write),
-    ...sqliteUsers(db),
+    users,
+    sessions,
     async checkWritable() {
       identity?.check();
       checkWritable(db, file == ':memory:' ? undefined : file);

@@ -1,5 +1,7 @@
 import type { Database } from 'better-sqlite3';
-import type { CspReportStore, ErrorReportStore, PerformanceSessionStore } from '../contract';
+import type { CspReportStore } from '../contract/cspReports';
+import type { ErrorReportStore } from '../contract/errorReports';
+import type { PerformanceSessionStore } from '../contract/performanceSessions';
 import { sqlitePerformance } from './performance';
 import { sqlitePerformanceReads } from './performanceReads';
 import type { ReportQueue } from './reportQueue';
@@ -42,11 +44,28 @@ export const sqliteReads = (db: Database): SqliteReads => {
   const reportReads = sqliteReportReads(db);
   const performance = sqlitePerformance(db, noWrites);
   const performanceReads = sqlitePerformanceReads(db);
-  const { groups, list } = reports.errors;
-  const { list: listCsp, groups: cspGroups, evidence } = reports.csp;
   return {
-    errors: { list, groups, ...reportReads.errors },
-    csp: { list: listCsp, groups: cspGroups, evidence, ...reportReads.csp },
-    performance: { list: performance.list, metricCounts: performance.metricCounts, ...performanceReads },
+    errors: {
+      list: reports.errors.list,
+      groups: reports.errors.groups,
+      daily: reportReads.errors.daily,
+      sessions: reportReads.errors.sessions,
+      latest: reportReads.errors.latest,
+      breakdown: reportReads.errors.breakdown,
+    },
+    csp: {
+      list: reports.csp.list,
+      groups: reports.csp.groups,
+      evidence: reports.csp.evidence,
+      daily: reportReads.csp.daily,
+    },
+    performance: {
+      list: performance.list,
+      metricCounts: performance.metricCounts,
+      daily: performanceReads.daily,
+      metricDaily: performanceReads.metricDaily,
+      metricCountsWithDays: performanceReads.metricCountsWithDays,
+      pages: performanceReads.pages,
+    },
   };
 };
