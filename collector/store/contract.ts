@@ -21,7 +21,8 @@ export type { SessionStore, UserStore } from './contract/users';
  * The storage contract, split by concern. A store only stores and queries: every rule (fingerprints,
  * ratings, keys, summaries, the CSP suggestion) is in ../core/ and reaches a store as data.
  * Record fields are snake_case, as the API shows them; times are ISO strings; cursors are opaque.
- * `store.contract.ts` is what "a store" means: every adapter passes it.
+ * `describeStoreContract` (testing/storeContract/store.contract.ts) is what "a store" means: every
+ * adapter passes it.
  *
  * Every write resolves only once it is durable: the collector answers 2xx after that, so an
  * acknowledged report survives a crash. A write that stores rows under a site key (the reports'

@@ -10,7 +10,7 @@ import { createPool } from './postgres/pool';
 import { POSTGRES_MIGRATIONS } from './postgres/schema';
 import { SELECT_COPIES } from './postgres/cspCopies';
 import { UnknownSiteError } from './unknownSiteError';
-import { describeStoreContract } from './store.contract';
+import { describeStoreContract } from '../testing/storeContract/store.contract';
 
 const database = usePostgresDatabase('contract');
 

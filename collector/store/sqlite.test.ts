@@ -10,7 +10,7 @@ import { migrate } from './sqlite/migrations';
 import { SELECT_COPY_TO_MERGE_INTO } from './awaitingCopy';
 import { awaitedSideOf } from '../core/cspCopies';
 import { readSummary } from './readSummary';
-import { describeStoreContract } from './store.contract';
+import { describeStoreContract } from '../testing/storeContract/store.contract';
 
 describeStoreContract('SQLite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-contract-'));

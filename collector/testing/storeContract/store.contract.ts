@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { COPY_WINDOW_MS, CSP_SOURCES } from '../core/cspCopies';
-import { hashApiKey, newApiKey } from '../core/keys';
-import { DEFAULT_SITE_KEY, type CspReport, type CspSource } from '../core/records';
-import { p75Rank } from '../core/vitals';
-import { seedStore } from '../testing/seed';
-import type { Store } from './contract';
+import { COPY_WINDOW_MS, CSP_SOURCES } from '../../core/cspCopies';
+import { hashApiKey, newApiKey } from '../../core/keys';
+import { DEFAULT_SITE_KEY, type CspReport, type CspSource } from '../../core/records';
+import { p75Rank } from '../../core/vitals';
+import { seedStore } from '../seed';
+import type { Store } from '../../store/contract';
 import { describeDashboardReadsContract } from './dashboardReads.contract';
 import { describeHostileTextContract } from './hostileText.contract';
 import { describeRetentionContract } from './retention.contract';
 import { describeUnknownSiteContract } from './unknownSite.contract';
-import { UnknownSiteError } from './unknownSiteError';
+import { UnknownSiteError } from '../../store/unknownSiteError';
 
 /**
  * What a store adapter is given to run the contract: a fresh, empty store, and the same database
@@ -32,7 +32,7 @@ const violation = (directive: string, blocked: string, page = 'https://shop.exam
 });
 
 /**
- * The storage contract (contract.ts) as tests: every adapter passes this suite, and passing it is
+ * The storage contract (store/contract.ts) as tests: every adapter passes this suite, and passing it is
  * what adding a store means. Each test gets a fresh database from `makeDatabase`.
  *
  * @example

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_SITE_KEY } from '../core/records';
-import type { seedStore } from '../testing/seed';
-import type { Store } from './contract';
+import { DEFAULT_SITE_KEY } from '../../core/records';
+import type { seedStore } from '../seed';
+import type { Store } from '../../store/contract';
 
 const DAY = 86_400_000;
 const violation = (directive: string, blocked: string, page = 'https://shop.example/') => ({
@@ -13,7 +13,7 @@ const violation = (directive: string, blocked: string, page = 'https://shop.exam
 });
 
 /**
- * The retention part of the store contract (contract.ts, RetentionStore), run by
+ * The retention part of the store contract (store/contract/retention.ts, RetentionStore), run by
  * describeStoreContract (store.contract.ts) with its fresh store for each test.
  *
  * @example

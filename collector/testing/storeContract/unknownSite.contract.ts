@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { hashApiKey } from '../core/keys';
-import { DEFAULT_SITE_KEY, type CspReport } from '../core/records';
-import type { seedStore } from '../testing/seed';
-import type { Store } from './contract';
-import { UnknownSiteError } from './unknownSiteError';
+import { hashApiKey } from '../../core/keys';
+import { DEFAULT_SITE_KEY, type CspReport } from '../../core/records';
+import type { seedStore } from '../seed';
+import type { Store } from '../../store/contract';
+import { UnknownSiteError } from '../../store/unknownSiteError';
 
 const violation = (source?: CspReport['source'], blocked = 'https://cdn.example/a.png'): CspReport => ({
   report_type: 'csp-violation',
@@ -16,7 +16,7 @@ const violation = (source?: CspReport['source'], blocked = 'https://cdn.example/
 
 /**
  * Writes under a site key no site has (any longer), part of the store contract
- * (store.contract.ts; contract.ts, "UnknownSiteError"): another process rotated the key after this
+ * (store.contract.ts; store/contract.ts, "UnknownSiteError"): another process rotated the key after this
  * one looked it up. Each such write (a report, or a management write: a WordPress install, an
  * action, a CSP project, an agent, an API key for a site) rejects with UnknownSiteError and stores
  * nothing; the other writes committed with it in one group are stored, once.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_SITE_KEY } from '../core/records';
-import type { seedStore } from '../testing/seed';
-import type { Store } from './contract';
+import { DEFAULT_SITE_KEY } from '../../core/records';
+import type { seedStore } from '../seed';
+import type { Store } from '../../store/contract';
 
 /**
  * Hostile text and keys, part of the store contract (store.contract.ts): what PostgreSQL cannot hold

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, test } from 'vitest';
-import { DEFAULT_SITE_KEY } from '../core/records';
-import { p75Rank } from '../core/vitals';
-import type { seedStore } from '../testing/seed';
-import type { Store } from './contract';
+import { DEFAULT_SITE_KEY } from '../../core/records';
+import { p75Rank } from '../../core/vitals';
+import type { seedStore } from '../seed';
+import type { Store } from '../../store/contract';
 
 const DAY = 86_400_000;
 const violation = (directive: string, blocked: string, page = 'https://shop.example/') => ({
@@ -14,7 +14,7 @@ const violation = (directive: string, blocked: string, page = 'https://shop.exam
 });
 
 /**
- * The dashboard's reads in the store contract (contract.ts: errors.daily/sessions/latest/breakdown,
+ * The dashboard's reads in the store contract (store/contract.ts: errors.daily/sessions/latest/breakdown,
  * csp.daily, performance.daily/metricDaily/pages), run by describeStoreContract (store.contract.ts)
  * with its fresh store for each test.
  *
