@@ -29,7 +29,7 @@ const subscribe = /* @__PURE__ */ fanOut<ReportedMetric>((dispatch) => {
 /**
  * `vitals()` with a small, bounded `attribution` for LCP, INP and CLS (see FIELDS), built on
  * `web-vitals/attribution`. A separate entry, `sitebeacon/attribution`, so that the default builds
- * do not carry web-vitals' attribution code (about 2 KB brotli more).
+ * do not carry web-vitals' attribution code, which costs kilobytes more (`npm run size` prints it).
  *
  * @example
  * import { init, errors } from 'sitebeacon';

@@ -3,7 +3,7 @@ import { resolveEndpoints } from './config';
 
 const page = 'https://shop.example';
 
-describe('resolveEndpoints: first match wins (../shared/design.md, "Endpoint resolution")', () => {
+describe('resolveEndpoints: first match wins (docs/beacon.md, "Endpoint resolution")', () => {
   test('an explicit endpoint beats everything else, for its kind only', () => {
     const endpoints = resolveEndpoints(
       { siteKey: 'k', errorEndpoint: 'https://e.example/errors', apiBase: 'https://a.example/api', ingestOrigin: 'https://i.example' },

@@ -19,11 +19,11 @@ export interface EndpointOptions {
   performanceEndpoint?: string;
 }
 
-/** Each kind's path under the API base (../shared/design.md, "Wire format"). */
+/** Each kind's path under the API base (docs/wire-format.md). */
 const PATHS: Endpoints = { error: 'error-reports', csp: 'csp-reports', performance: 'performance-sessions' };
 
 /**
- * Resolves the three endpoints, first match wins (../shared/design.md, "Endpoint resolution"): explicit
+ * Resolves the three endpoints, first match wins (docs/beacon.md, "Endpoint resolution"): explicit
  * endpoint, `apiBase`, `ingestOrigin` + `/api`, then the build's main host
  * (`SITEBEACON_APP_URL` at build time; if unset, the page's own origin) + `/api`.
  * The host the script was loaded from never selects the collection host (spec, section 1).

@@ -62,7 +62,7 @@ export interface Beacon {
 const FLUSH_DELAY = 1000;
 /**
  * Distinct error and CSP reports one page view may send: a page throwing in a loop stays a few
- * reports. It also keeps every error array within the collector's 50 (../shared/design.md, error reports).
+ * reports. It also keeps every error array within the collector's 50 (docs/wire-format.md, "Limits").
  */
 const MAX_REPORTS_PER_PAGE = 25;
 

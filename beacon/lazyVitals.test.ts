@@ -53,7 +53,7 @@ test('beacon.vitals.js is loaded from beside beacon.js when the main thread is i
     idle.push(callback);
   });
   start('https://in.example/beacon.min.js?v=2', 'n0nce');
-  // The idle callback is requested from the next task, off the start (issue 18).
+  // The idle callback is requested from the next task, off the start (docs/performance.md, "The beacon").
   expect(idle).toEqual([]);
   await vi.advanceTimersByTimeAsync(0);
   expect(idle).toHaveLength(1);

@@ -43,7 +43,7 @@ export const lazyVitals = (src: string, nonce: string, options?: VitalsOptions):
       document.head.append(script);
     });
     const unlisten = listen('visibilitychange', monitor(() => hidden() && load()));
-    // Asked for from the next task: requesting an idle callback is the dearest call of the start (issue 18).
+    // Asked for from the next task: requesting an idle callback is the dearest call of the start (docs/performance.md, "The beacon").
     setTimeout(monitor(() => ((globalThis.requestIdleCallback || setTimeout) as typeof requestIdleCallback)(load, { timeout: IDLE_TIMEOUT })));
     return () => {
       subscribed = false;

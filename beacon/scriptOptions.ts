@@ -4,7 +4,7 @@ import type { BeaconOptions, Capture } from './init';
 import { lazyVitals } from './lazyVitals';
 
 /**
- * The options the script tag's data- attributes describe (../shared/design.md, "Script tag"). The endpoint
+ * The options the script tag's data- attributes describe (docs/beacon.md, "Script tag attributes"). The endpoint
  * attributes are named like the options (`data-api-base` is `dataset.apiBase`), so they pass as
  * they are. Vitals come from `beacon.vitals.js`, beside the script itself: `/beacon.js` loads
  * `/beacon.vitals.js`, `beacon.min.js?v=2` loads `beacon.vitals.min.js?v=2`. A script without

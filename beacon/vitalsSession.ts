@@ -47,8 +47,8 @@ export const vitalsSession =
     const onMetric = monitor(({ name, entries, ...fields }: ReportedMetric) => {
       const session = fields.navigationType == 'back-forward-cache' ? current : first;
       if (!session) return;
-      // The page URL loses its credentials and fragment here, not at start (issue 18: compiling
-      // cleanUrl's expressions was a measurable part of the start); cleaning a clean URL changes nothing.
+      // The page URL loses its credentials and fragment here, not at start: compiling cleanUrl's
+      // expressions is part of the start's cost (docs/performance.md, "The beacon"); cleaning a clean URL changes nothing.
       session.page_url = cleanUrl(session.page_url);
       // The navigation entry's name is the URL with its fragment (Firefox, fixture beacon.json).
       if (fields.navigationURL) fields.navigationURL = cleanUrl(fields.navigationURL);

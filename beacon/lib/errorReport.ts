@@ -2,7 +2,7 @@ import { MAX_ERROR_CAUSES, type WireErrorReport } from './wire';
 import { describeValue } from './describeValue';
 import { setGiven } from './setGiven';
 
-/** The design's error report (wire format, beacon to collector): ./wire.ts. */
+/** The error report of the wire format (docs/wire-format.md, "Error reports"): ./wire.ts. */
 export type ErrorReport = WireErrorReport;
 
 /** Stacks are bounded: a deep recursion must not become a 100 KB report. */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 
-// Issue 13, design "Layout": lib/ holds leaf helpers; importing from above would make a cycle.
+// lib/ holds leaf helpers (ARCHITECTURE.md, "The folders"); importing from above would make a cycle.
 test('beacon/lib/ imports nothing from outside lib/', () => {
   const dir = new URL('./', import.meta.url);
   const upward = readdirSync(dir)

@@ -2,7 +2,7 @@ import { cleanUrl } from './cleanUrl';
 
 /**
  * Sets `target[name]` only if the browser gave a value: "", 0, null and undefined are how events
- * and errors say "unknown" (no source file, line 0), and absent stays absent (issue 12). A string
+ * and errors say "unknown" (no source file, line 0), and absent stays absent (docs/wire-format.md: null means absent). A string
  * loses the credentials and fragments of the URLs in it.
  *
  * @example

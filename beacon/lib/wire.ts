@@ -1,6 +1,6 @@
 /**
  * The wire format, once: what the beacon sends and what the collector's schemas accept
- * (../shared/design.md, "Wire format"; spec section 4 for the error report's required fields). The
+ * (docs/wire-format.md; spec section 2 for the error report's required fields). The
  * beacon builds these types; the collector's schemas (collector/schemas/) are checked at compile
  * time to accept every value of them, and take their limits from here. Types only, and constants:
  * nothing here adds bytes to the beacon.
