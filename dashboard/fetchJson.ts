@@ -1,4 +1,4 @@
-/** An answer of the read API that was not 2xx: its status and the design's error code. */
+/** An answer of the read API that was not 2xx: its status and its error code (docs/responses.md). */
 export interface ApiFailure {
   status: number;
   code: string;
@@ -21,7 +21,7 @@ const failure = async (response: Response): Promise<ApiFailure> => {
 
 /**
  * GETs a read API path with the session cookie (same origin), as JSON; rejects with an ApiFailure.
- * The dashboard reads nothing but the documented read API (design, "Layout": dashboard/). Free of
+ * The dashboard reads nothing but the documented read API (docs/dashboard.md). Free of
  * Preact, so that the boot script (boot.ts) can start reads before the app is loaded.
  *
  * @example

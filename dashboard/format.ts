@@ -18,7 +18,7 @@ export const metricValue = (name: string, value: number | null | undefined) => {
 /** An ISO time as "2026-06-10 12:00 UTC": one zone for everyone reading the same page. */
 export const time = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '–');
 
-/** The dashboard's time ranges (design: 24 h, 7 d, 30 d). */
+/** The dashboard's time ranges (docs/dashboard.md, "Pages and ranges"). */
 export const RANGES = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 export type Range = keyof typeof RANGES;
 

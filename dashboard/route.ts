@@ -1,5 +1,5 @@
 /**
- * The dashboard's page for a path (design, "Dashboard, sign-in and documentation").
+ * The dashboard's page for a path (README, "The dashboard"; docs/dashboard.md).
  *
  * @example
  * route('/sites/3f2a/setup') // { page: 'setup', siteKey: '3f2a' }

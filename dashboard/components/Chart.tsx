@@ -12,7 +12,7 @@ export interface Line {
 const seconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
 /**
- * A daily chart drawn by uPlot (design: "a charting library made for it"). Canvas is not read by
+ * A daily chart drawn by uPlot (docs/dashboard.md, "Pages and ranges": a charting library made for it). Canvas is not read by
  * screen readers, so `description` (a sentence with the figures) is its accessible name; `small`
  * is a table row's sparkline without axes, cursor or legend, drawn as SVG (Sparkline.tsx).
  *

@@ -3,7 +3,7 @@ import type { ErrorCause } from '../types';
 /**
  * How one cause is introduced: "Caused by: Name: message" for a link of the `cause` chain, "Inner
  * error N of the AggregateError: Name: message" for an inner error (N counts the inner errors
- * only, from 1). The wire format gives causes outermost first (design, "Wire format").
+ * only, from 1). The wire format gives causes outermost first (docs/wire-format.md, "Error reports").
  *
  * @example
  * causeHeading([{ error_name: 'TypeError', error_message: 'fetch failed' }], 0) // 'Caused by: TypeError: fetch failed'

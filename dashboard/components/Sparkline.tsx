@@ -7,8 +7,8 @@ const PAD = 2;
 
 /**
  * A table row's trend: its lines as one small SVG, drawn with the row, no axes, cursor or legend.
- * Twenty rows of uPlot sparklines were the site page's longest task (~70 ms of chart set-up in
- * one task as its first screen appears, bench/dashboard.mjs); polylines cost next to nothing.
+ * A table of uPlot sparklines was the site page's longest task (every chart set up in one task as
+ * its first screen appears, measured by bench/dashboard.mjs); polylines cost next to nothing.
  * `description` is its accessible name, as a chart's.
  *
  * @example

@@ -7,7 +7,7 @@ const RATING_TEXT: Record<string, string> = { good: 'Good', 'needs-improvement':
 
 /**
  * Per Web Vital: the p75 with its rating, the good / needs-improvement / poor shares as a bar and
- * in words, and the daily p75 chart (design, "/sites/{site_key}"), from `GET .../vitals`.
+ * in words, and the daily p75 chart (README, "The dashboard"; docs/grouping.md, "Web Vitals"), from `GET .../vitals`.
  *
  * @example
  * <Vitals vitals={answer.vitals} />

@@ -96,7 +96,7 @@ export const connectivityVerdict = (apiBase: string, outcome: ProbeOutcome): Ver
   };
 };
 
-/** What a refused submission usually means, by status (../shared/design.md, "Responses"). */
+/** What a refused submission usually means, by status (docs/responses.md). */
 const refusalAdvice = (status: number) => {
   if (status == 404) return 'The collector does not know this site key at this address: use the generated setup of this site.';
   if (status == 401 || status == 403) return "The collector refuses reports here: check the site's allowed origins, and that this dashboard is opened at the collector's public URL.";

@@ -52,7 +52,7 @@ const SiteRow = ({ site }: { site: Site }) => {
 
 /**
  * `/` signed in: the sites this user may see, with the last 24 hours and 7 days of errors, CSP
- * violations and page views, each with a 7-day trend (design, "Dashboard").
+ * violations and page views, each with a 7-day trend (README, "The dashboard").
  *
  * @example
  * <Overview email="ann@shop.example" />

@@ -39,7 +39,7 @@ const Suggestion = ({ project }: { project: Setup['csp_projects'][number] }) => 
 /**
  * `/sites/{site_key}/setup`: the script tag to paste (with a copy button), the CSP sources a page
  * needs, the allowed origins, the browser-side connectivity check (components/ConnectivityCheck.tsx), and the site's WordPress install, server agents
- * and CSP projects (design, "Dashboard").
+ * and CSP projects (README, "The dashboard"; docs/integrations.md).
  *
  * @example
  * <SetupPage email="ann@shop.example" siteKey="3f2a…" />
