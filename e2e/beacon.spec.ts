@@ -3,7 +3,7 @@ import { expect, test as beaconTest } from '../playwright/index';
 import { test as projectTest, type Collector, type PageServer } from './fixtures';
 
 // The script tag's tests run against a `sitebeacon serve` process (`collector`); the tests of what a
-// capture sends, whatever loads the beacon, use sitebeacon/playwright's `beacon` (dogfood, issue 16).
+// capture sends, whatever loads the beacon, use sitebeacon/playwright's `beacon` (dogfood).
 const test = mergeTests(projectTest, beaconTest);
 
 /** The playground's buttons (e2e/pages/playground.js), each doing one thing the beacon must see. */

@@ -1,5 +1,5 @@
-// The setup page's connectivity check from the site owner's browser (spec section 5.2; issue 17's
-// last bullet), in Chromium under the dashboard's own strict CSP: the ingest host and the main host
+// The setup page's connectivity check from the site owner's browser (spec section 5.2;
+// docs/connectivity-check.md, "From the browser"), in Chromium under the dashboard's own strict CSP: the ingest host and the main host
 // are checked separately, cross-origin with CORS as a page's script is, and one real test report
 // is sent to the ingest host; what the collector stored is read back with `sitebeacon export`.
 import { mkdtempSync, rmSync } from 'node:fs';

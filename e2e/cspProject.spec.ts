@@ -38,7 +38,7 @@ test('the suggested policy allows exactly the observed sources: no further viola
   await expect.poll(() => collector.exported(siteKey, 'csp'), { timeout: 10_000 }).toHaveLength(3);
 
   // 2. The project's suggestion from those stored reports. Reports are unauthenticated, so it never
-  // adds 'unsafe-eval' by itself (issue 11, class 3): it lists it as withheld, and the owner decides.
+  // adds 'unsafe-eval' by itself (docs/hostile-input.md, "Policies widened by reports"): it lists it as withheld, and the owner decides.
   const project = await api('POST', '/api/v1/csp-projects', { site_key: siteKey, name: 'Shop', mode: 'enforce', base_policy: basePolicy });
   const withheld = await api('GET', `/api/v1/csp-projects/${project.id}/suggested-policy`);
   expect(withheld.policy).toBe("default-src 'self'; img-src 'self' https://cdn.example.net; script-src 'self' 'unsafe-inline' https://ads.example.org");

@@ -7,7 +7,7 @@ import type { Collector } from './fixtures';
 /** Where the dashboard's screenshots land: test-results/dashboard/NAME-WIDTH.png (kept after the run). */
 export const SCREENSHOTS = fileURLToPath(new URL('../test-results/dashboard/', import.meta.url));
 
-/** Phone and desktop widths the dashboard must be readable at (issue 14). */
+/** Phone and desktop widths the dashboard must be readable at (docs/dashboard.md, "Pages and ranges"). */
 export const WIDTHS = [360, 1440] as const;
 
 /** Screenshots of the current page at each width, full page. */

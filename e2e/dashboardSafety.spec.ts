@@ -44,7 +44,7 @@ test('hostile content in every stored field is shown as text: nothing executes a
   });
   await post(`csp-reports/${siteKey}`, {
     'csp-report': {
-      // The directive must be one CSP knows (issue 12: a report naming none is refused), so the
+      // The directive must be one CSP knows (docs/grouping.md, "CSP violations": a report naming none is refused), so the
       // hostile text rides in the violated directive as sent and in the blocked URI.
       'document-uri': HOSTILE.url, 'violated-directive': `img-src ${HOSTILE.img}`, 'effective-directive': 'img-src', 'blocked-uri': `${HOSTILE.script}${HOSTILE.long}`,
       'source-file': HOSTILE.url, 'script-sample': HOSTILE.script, 'original-policy': all,

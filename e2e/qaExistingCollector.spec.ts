@@ -7,7 +7,7 @@ import { runCli, spawnCollector } from '../collector/testing/spawnCollector';
 import { expect, test as beaconTest } from '../playwright/index';
 import { test as projectTest } from './fixtures';
 
-// Issue 16, option `beaconCollector`: the fixture reports to an existing collector (here a real
+// The option `beaconCollector` (README, "In your Playwright tests"): the fixture reports to an existing collector (here a real
 // `sitebeacon serve` process) instead of starting one, and reads it back through its read API.
 const test = mergeTests(
   beaconTest.extend<{}, { stagingOrigin: { origin: string; pages: Map<string, string> } }>({

@@ -2,7 +2,7 @@ import { mergeTests } from '@playwright/test';
 import { expect, test as beaconTest } from '../playwright/index';
 import { test as projectTest } from './fixtures';
 
-// Issue 16: each matcher of sitebeacon/playwright in real Chromium, against pages served on their
+// Each matcher of sitebeacon/playwright in real Chromium, against pages served on their
 // own origin and the fixture's in-process collector. `pages` serves the pages (e2e/fixtures.ts).
 const test = mergeTests(beaconTest, projectTest);
 

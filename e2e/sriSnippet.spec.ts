@@ -1,4 +1,4 @@
-// The tag `sitebeacon snippet` generates (issue 17) carries the beacon's SRI hash: Chromium loads the
+// The tag `sitebeacon snippet` generates (README, "The collector") carries the beacon's SRI hash: Chromium loads the
 // beacon through it and the page's error is stored; a tag whose hash does not match loads nothing.
 import { expect, test } from './fixtures';
 

@@ -1,4 +1,4 @@
-// The script tag's vitals across a back/forward cache restore (issue 18: web-vitals is loaded at
+// The script tag's vitals across a back/forward cache restore (web-vitals is loaded at
 // idle from beacon.vitals.js, and a restore must still give a session of its own). Playwright
 // launches Chromium with --disable-back-forward-cache ("avoids surprises during page.goBack()"):
 // these tests launch it without that switch, so that going back restores the page as a visitor's

@@ -1,7 +1,7 @@
 import type { Request } from '@playwright/test';
 import type { BeaconProblem } from './problems';
 
-/** Reads the collector's error body (`{"error":{"code","message"}}`, ../shared/design.md "Responses"). */
+/** Reads the collector's error body (`{"error":{"code","message"}}`, docs/responses.md). */
 export const errorDetail = (body: string): string => {
   try {
     const { error } = JSON.parse(body) as { error?: { code?: string; message?: string } };

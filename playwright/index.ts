@@ -1,5 +1,5 @@
 // `sitebeacon/playwright`: fixtures and matchers for QA teams' own Playwright tests
-// (../shared/design.md, "Playwright fixtures for QA"). `@playwright/test` is a peer dependency.
+// (README, "In your Playwright tests"). `@playwright/test` is a peer dependency.
 export { test, expect } from './test';
 export type { BeaconOptions, BeaconWorkerOptions, ExistingCollector } from './test';
 export type { BeaconFixture } from './beaconFixture';

@@ -24,7 +24,7 @@ export interface ReportTarget {
   answered?: (() => number) | undefined;
 }
 
-/** The paths the beacon posts reports to (../shared/design.md, "Wire format"), with the site key. */
+/** The paths the beacon posts reports to (docs/wire-format.md), with the site key. */
 const REPORT_PATH = /^\/api\/(?:error-reports|csp-reports|performance-sessions)\/([^/]+)$/;
 
 /** A collector running in the test worker. */
@@ -65,7 +65,7 @@ export const startCollector = async (): Promise<WorkerCollector> => {
     },
     logError: (error) => console.error('sitebeacon/playwright: the collector failed on a request', error),
   });
-  // HTTP/1.1, as `sitebeacon serve` (cli/serve.ts): idle connections close, so close() returns.
+  // HTTP/1.1, as `sitebeacon serve` (collector/cli/serve.ts): idle connections close, so close() returns.
   const server = serve(app, { port: 0, hostname: '127.0.0.1', silent: true, gracefulShutdown: false, node: { http2: false } });
   await server.ready();
   url = `http://127.0.0.1:${(server.node!.server!.address() as AddressInfo).port}`;

@@ -1,4 +1,4 @@
-// The cross-browser cases (issue 12), the same in every browser: the beacon's error, unhandled
+// The cross-browser cases (README, "Browser support"), the same in every browser: the beacon's error, unhandled
 // rejection, CSP violation and vitals at page hide, the browser's own CSP reports (`report-uri`,
 // `report-to`), and one violation reported by both the beacon and `report-uri`. Each asserts what the collector STORED (`sitebeacon export`), and
 // records what it measured for the support table (supportTable.mjs). fidelityCases.ts adds what
@@ -225,7 +225,7 @@ export const describeBrowser = (name: BrowserName, launch: () => Promise<Browser
         'content-security-policy': `${NATIVE_POLICY.replace("'unsafe-inline'", `'unsafe-inline' ${collector}`)}; connect-src ${collector}; report-uri ${collector}/api/csp-reports/${siteKey}`,
       });
       await browser.goto(`${world.pageOrigin}/both?step=2#top`);
-      // Until each violation is there with both copies merged (issue 12), or 30 s have passed.
+      // Until each violation is there with both copies merged (docs/csp-reports.md, "One violation, one count: copies"), or 30 s have passed.
       const bothArrived = (records: StoredRecord[]) => records.length >= NATIVE_VIOLATIONS.length && records.every((record) => record.sources?.length == 2);
       await pollStored(() => world.stored(siteKey, 'csp'), bothArrived, { timeout: 30_000 });
       // Leaving the page makes the beacon send whatever it still holds: a late copy would show now.
