@@ -10,7 +10,7 @@ import { dts } from 'rollup-plugin-dts';
 /**
  * The SQLite file's threads (collector/store/sqlite/writerThread.ts: the writer, the checkpoints
  * and the reader, by role) as their own file, dist/sqliteWriter.js, and its URL, relative to the
- * chunk that starts it, where store/sqlite/sqliteThread.ts names `__SITEBEACON_SQLITE_WRITER_URL__`.
+ * chunk that starts it, where collector/store/sqlite/sqliteThread.ts names `__SITEBEACON_SQLITE_WRITER_URL__`.
  */
 const sqliteWriter = () => {
   let reference;
@@ -28,7 +28,7 @@ const sqliteWriter = () => {
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
-// The beacon's default main host (design, "Endpoint resolution"); empty means the page's own origin.
+// The beacon's default main host (docs/beacon.md, "Endpoint resolution"); empty means the page's own origin.
 // `fixture`: sitebeacon/playwright's build, whose monitor() hands contained errors to the test
 // (beacon/lib/monitor.ts); in every other build that code is dead and dropped.
 const defineAppUrl = (fixture = false) =>
@@ -110,7 +110,7 @@ export default [
     plugins: [defineAppUrl(), beaconTypescript(true), minify(true, {})],
   },
   {
-    // The dashboard (issue 14): its own entry, Preact and uPlot bundled in, nothing shared with
+    // The dashboard (docs/dashboard.md): its own entry, Preact and uPlot bundled in, nothing shared with
     // the beacon. Hashed file names, so the collector serves them as immutable; dashboardHtml
     // writes index.html (the one page the collector answers for every dashboard path) and the CSS.
     // The entry (boot.ts) is small and starts the page's reads; the app is a chunk it imports.

@@ -1,4 +1,4 @@
-// The beacon's cost (issue 3, issue 6 part 4, issue 18): bytes (raw, gzip -9, brotli 11) of
+// The beacon's cost (README, "Performance goals"): bytes (raw, gzip -9, brotli 11) of
 // dist/beacon.min.js and of its second script dist/beacon.vitals.min.js, and main-thread time of
 // each in Chromium, median of 20 page loads.
 //

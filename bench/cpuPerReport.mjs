@@ -1,4 +1,4 @@
-// CPU time per report (issue 18): the collector process's user + system CPU (all its threads, from
+// CPU time per report (docs/performance.md): the collector process's user + system CPU (all its threads, from
 // /proc/PID/stat) divided by the reports it acknowledged, for a fixed number of requests driven by
 // autocannon. Unlike requests per second it moves little when other processes share the machine,
 // so it is the figure to compare two builds by (A/B, interleaved, several runs). The main (HTTP)

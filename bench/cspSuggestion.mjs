@@ -1,4 +1,4 @@
-// The CSP policy suggestion under a flood (issue 11, class 5): `GET /api/v1/csp-projects/{id}/suggested-policy`
+// The CSP policy suggestion under a flood (docs/hostile-input.md, "Bounded reads"): `GET /api/v1/csp-projects/{id}/suggested-policy`
 // with 50,000 distinct blocked hosts stored, timed from a client, while another client polls the
 // health endpoint, one request in flight at a time: its p99 shows how long the suggestion holds the
 // collector's event loop. `sitebeacon serve` runs in its own process, on a fresh SQLite file seeded
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { serveArgs, startServer } from './startServer.mjs';
 import { createSqliteStore, hashApiKey, newCspReport, newSiteKey } from '../dist/collector.js';
 
-// The health check a load balancer polls (../shared/design.md, "Collector"): it also takes the store's write lock,
+// The health check a load balancer polls (docs/durability.md, "Health"): it also takes the store's write lock,
 // so a suggestion holding the event loop or the database shows in its latency.
 const HEALTH_PATH = '/api/health';
 

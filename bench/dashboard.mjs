@@ -1,5 +1,5 @@
-// The dashboard's site page over a big site (issue 14: "on a site with 1,000,000 stored reports, the
-// site page is interactive in under 1 s"). Seeds one site (bench/dashboardSeed.mjs), starts a real
+// The dashboard's site page over a big site (README, "Performance goals": on a site with 1,000,000
+// stored reports, the site page is interactive in under 1 s). Seeds one site (bench/dashboardSeed.mjs), starts a real
 // `sitebeacon serve` on it, signs in, and loads /sites/{site_key} (the default range, 7 days) in
 // Debian's Chromium, each load in a fresh browser context (cold HTTP cache, the session cookie set).
 //

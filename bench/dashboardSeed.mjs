@@ -1,4 +1,4 @@
-// The seeding of the dashboard bench (issue 14: "a site with 1,000,000 stored reports"): one site
+// The seeding of the dashboard bench (README, "Performance goals": a site with 1,000,000 stored reports): one site
 // whose reports look like a shop's month, written through the SQLite store in batches (the same
 // inserts, fingerprints and per-day aggregates as ingest, without HTTP in between).
 //

@@ -1,6 +1,6 @@
-// The figures issue 18 sets goals for, each beside its goal, from one `npm run bench`:
+// The figures that have goals (README, "Performance goals"), each beside its goal, from one `npm run bench`:
 // ingest (single reports and batches of 50), the beacon's bytes and start, the dashboard's site
-// page over 1,000,000 reports (issue 14), and the collector's memory over a soak (BENCH_SOAK_SECONDS, default 300 as the goal is stated; 0 skips it).
+// page over 1,000,000 reports, and the collector's memory over a soak (BENCH_SOAK_SECONDS, default 300 as the goal is stated; 0 skips it).
 import { execFileSync } from 'node:child_process';
 
 const node = (script, args = [], env = {}) =>
@@ -24,7 +24,7 @@ export const soakFigures = (seconds) => {
 const mark = (met) => (met ? 'met' : 'NOT met');
 
 /**
- * The issue 18 table: figure, measured, goal, met.
+ * The goals table: figure, measured, goal, met.
  *
  * @example
  * console.table(goalRows({ ingest, beacon, sizes, soak, dashboard, postgres }));
@@ -57,7 +57,7 @@ export const goalRows = ({ ingest, beacon, sizes, soak, dashboard, postgres }) =
   };
   const twoProcesses = postgres?.find((row) => row.scenario == batch.scenario && row.store == 'PostgreSQL, 2 processes');
   if (twoProcesses) {
-    // Issue 18: two collectors on one PostgreSQL against one SQLite process, batches of 50.
+    // Scale-out: two collectors on one PostgreSQL against one SQLite process, batches of 50.
     const ratio = twoProcesses.reportsPerSecond / batch.sitebeacon.reportsPerSecond;
     rows['PostgreSQL, two processes, batches of 50: reports/s / ratio to one SQLite process'] = {
       measured: `${Math.round(twoProcesses.reportsPerSecond)} / ${ratio.toFixed(2)}`,
@@ -66,7 +66,7 @@ export const goalRows = ({ ingest, beacon, sizes, soak, dashboard, postgres }) =
     };
   }
   if (dashboard) {
-    // Issue 14: "on a site with 1,000,000 stored reports, the site page is interactive in under 1 s".
+    // The dashboard: on a site with 1,000,000 stored reports, the site page is interactive in under 1 s.
     rows[`dashboard site page interactive, ${dashboard.reports} reports (ms, median of ${dashboard.loads} loads)`] = {
       measured: dashboard.interactiveMs,
       goal: '< 1000',

@@ -1,4 +1,4 @@
-// Ingest throughput (issue 6, parts 1 and 2): autocannon against the bare node:http ceiling and
+// Ingest throughput: autocannon against the bare node:http ceiling and
 // against `sitebeacon serve` on a fresh SQLite file (rate limits off: all load comes from one
 // loopback address), side by side in one run. Loopback only, fixed durations.
 import { mkdtempSync, rmSync } from 'node:fs';

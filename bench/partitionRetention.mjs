@@ -1,5 +1,5 @@
-// Retention on PostgreSQL, the two ways issue 15 names ("partition by day or batched deletes;
-// measure which"): BENCH_PARTITION_ROWS (default 1,000,000) error reports older than the cutoff go
+// Retention on PostgreSQL, the two ways it could go ("partition by day or batched deletes;
+// measure which"; docs/retention.md, "Batched deletes rather than partitions"): BENCH_PARTITION_ROWS (default 1,000,000) error reports older than the cutoff go
 //   (a) "batched deletes": from the shipped schema's plain error_reports, by the shipped code
 //       (store.retention.deleteBefore: 1,000 rows per transaction, the per-day aggregates updated in
 //       each, 20 ms between two, as serve --retention-days does: collector/store/startRetention.ts);

@@ -1,4 +1,4 @@
-// Ingest on PostgreSQL (issue 15): `sitebeacon serve --database-url` as one process, and as two
+// Ingest on PostgreSQL (docs/scale-out.md): `sitebeacon serve --database-url` as one process, and as two
 // processes on one database with the load split between them (the bench's own round-robin: half
 // the connections to each), beside the SQLite rows of bench/ingest.mjs, for single error reports,
 // batches of 50, and CSP arrays of 1 and of 50 (each report a distinct violation). Each figure is the median of BENCH_RUNS runs (default 3) of BENCH_DURATION s.

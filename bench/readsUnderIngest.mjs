@@ -4,7 +4,7 @@
 // by bench/dashboardSeed.mjs, from READ_LOOPS concurrent loops, beside B's p99 at the same rate
 // with no reads. B sends single error reports at a fixed BENCH_READS_RATE requests/s (default 200,
 // over 10 connections) for BENCH_DURATION seconds each time. The goal: B's p99 within twice its
-// baseline. Reads past the key's share (http/readSlots.ts) are answered 429 and counted.
+// baseline. Reads past the key's share (collector/http/readSlots.ts) are answered 429 and counted.
 // Run alone: BENCH_READ_REPORTS=30000 BENCH_DURATION=5 node bench/readsUnderIngest.mjs
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Retention under load (issue 15): `sitebeacon serve --retention-days 1` deleting BENCH_RETENTION_ROWS
+// Retention under load (docs/retention.md): `sitebeacon serve --retention-days 1` deleting BENCH_RETENTION_ROWS
 // (default 1,000,000) old error reports, 1,000 per transaction (collector/store/startRetention.ts),
 // while single error reports arrive at a fixed BENCH_RETENTION_RATE requests/s (default 200, over
 // 10 connections). Reported per store: how long the deletion took, the ingest p99 meanwhile beside

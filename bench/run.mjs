@@ -1,4 +1,4 @@
-// `npm run bench`: every measured figure of issues 3 and 6 in one table, written as JSON to
+// `npm run bench`: every measured figure (ingest, the read path, the beacon's cost...) in one table, written as JSON to
 // bench/results/. Loopback only; every part is bounded in time.
 //   BENCH_DURATION=5     seconds of load per ingest measurement
 //   BENCH_REPORTS=1000000  reports seeded for the /summary measurement
@@ -128,7 +128,7 @@ console.table({
   },
 });
 
-console.log('\nThe goals of issue 18');
+console.log('\nThe performance goals (README, "Performance goals")');
 console.table(goalRows(results));
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });

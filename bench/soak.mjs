@@ -1,4 +1,4 @@
-// The soak (issue 6): mixed traffic against one `sitebeacon serve` process for SOAK_SECONDS
+// The soak: mixed traffic against one `sitebeacon serve` process for SOAK_SECONDS
 // (default 300): valid error and CSP reports, invalid JSON, oversize bodies, and slow clients that
 // never finish their body. It checks that memory stays bounded, that slow clients are cut off
 // without holding the server, and that every acknowledged report, and nothing else, is stored.

@@ -1,8 +1,8 @@
-// The read path (issue 6, part 3): `GET /api/v1/sites/{site_key}/summary` for one site over
+// The read path: `GET /api/v1/sites/{site_key}/summary` for one site over
 // 1,000,000 stored error reports (plus CSP reports and sessions), seeded through the store, not
 // over HTTP. Median of 20 calls, through the app in-process. And the dashboard's site page's data:
-// its five read-API calls for 7 days (dashboard/siteReads.ts), made together, median of 5 (issue
-// 14: interactive under 1 s).
+// its five read-API calls for 7 days (dashboard/siteReads.ts), made together, median of 5 (the
+// site page's goal: interactive under 1 s, README, "Performance goals").
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +62,7 @@ export const summaryBench = async ({ reports = 1_000_000, calls = 20 } = {}) => 
       samples.sort((a, b) => a - b);
       return samples[Math.floor(samples.length / 2)];
     };
-    // The dashboard's site page (issue 14): the read-API calls it makes at once for 7 days.
+    // The dashboard's site page: the read-API calls it makes at once for 7 days.
     const sitePage = async () => {
       const since = new Date(now - 7 * day).toISOString();
       const samples = [];

@@ -1,4 +1,4 @@
-// Prints the beacon's size figures and fails above the CI gates (issues 3 and 18). Deterministic:
+// Prints the beacon's size figures and fails above the CI gates (README, "Set-up on a fresh machine"). Deterministic:
 // the same build gives the same bytes. Run after `npm run build`:
 // node scripts/size.mjs [--json] [--print N], N the target's index below (0: beacon.min.js, 2: the ESM app,
 // 5: the snippet's early-capture stub).
