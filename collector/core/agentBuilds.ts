@@ -1,5 +1,5 @@
 /**
- * Agent build names and architectures (issue 11, class 6). Only a file named like a build can be
+ * Agent build names and architectures (docs/hostile-input.md, "Agent builds"). Only a file named like a build can be
  * offered or downloaded: `sitebeacon-agent-X.Y.Z-linux-ARCH`, a bare binary, or the same with
  * `.tar.gz` / `.tgz`. `checksums.txt`, `sitebeacon-agent-1.2.3-notes.txt` or a signature beside
  * the builds are none.

@@ -1,6 +1,6 @@
 /**
  * True when a report's document URL is a page of one of the site's allowed origins. What stands in
- * for the `Origin` check when a browser's own report carries `Origin: null` (issue 12): WebKit
+ * for the `Origin` check when a browser's own report carries `Origin: null` (docs/csp-reports.md, "`Origin: null`"): WebKit
  * sends all of its reports so. An unparsable URL or an opaque origin is never allowed.
  *
  * @example

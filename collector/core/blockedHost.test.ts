@@ -12,7 +12,7 @@ test('the blocked host: host for URLs, the keyword otherwise', () => {
 });
 
 test.each([
-  // Every keyword browsers send, kept and classified (issue 12), never mistaken for a host.
+  // Every keyword browsers send, kept and classified (docs/grouping.md, "CSP violations"), never mistaken for a host.
   ['inline', 'keyword', 'inline'],
   ['eval', 'keyword', 'eval'],
   ['wasm-eval', 'keyword', 'wasm-eval'],

@@ -1,6 +1,6 @@
 /**
- * The `error_type` of the report `sitebeacon check --site` submits (../shared/design.md, "Connectivity
- * diagnosis"): stored, so the check proves a real submission, but not an error of the site.
+ * The `error_type` of the report `sitebeacon check --site` submits (docs/connectivity-check.md,
+ * "`sitebeacon check`"): stored, so the check proves a real submission, but not an error of the site.
  */
 export const CONNECTIVITY_CHECK = 'connectivity_check';
 

@@ -28,9 +28,9 @@ export const sideOf = (source: string): CopySide => (source == 'beacon' ? 'beaco
  * The side whose copy a stored report of a violation still lacks, from its `sources`: a new copy
  * merges into it only when it comes from that side (copyToMergeInto). Undefined once it holds
  * both, or none. Stores keep it in an indexed column (`awaiting`), so that finding the report a
- * copy merges into reads one index entry, however often the violation was reported (issue 18: a
- * scan of every stored copy in COPY_WINDOW_MS took ingest of one popular violation from 1,200 to
- * 150 requests/s in 20 s).
+ * copy merges into reads one index entry, however often the violation was reported (a scan of
+ * every stored copy in COPY_WINDOW_MS slowed ingest of one popular violation down as its copies
+ * piled up: docs/performance.md, "The writer thread").
  *
  * @example
  * awaitedSideOf(['report-to']);           // 'beacon'
@@ -78,7 +78,7 @@ const violationParts = (report: CspReport) => {
 };
 
 /**
- * One violation, one count (issue 12): the stored report a new copy of the same violation
+ * One violation, one count (docs/csp-reports.md, "One violation, one count: copies"): the stored report a new copy of the same violation
  * (same site and violation key, received within COPY_WINDOW_MS) merges into. That is the oldest
  * candidate holding no copy from the new one's side (the side it awaits, awaitedSideOf): a stored
  * report holds at most one beacon copy
@@ -132,7 +132,7 @@ export const REPEAT_WINDOW_MS = 3_000;
  * (violationKeyOf's parts), source, policy and disposition, from the same client (its address and
  * user agent, as `client` names them). Undefined for a report that is not a CSP violation or has
  * no source. Compared in memory only, never stored: 16 hex characters of SHA-256. Taken from the
- * parsed report, before newCspReport: a repeat needs nothing else worked out (issue 13).
+ * parsed report, before newCspReport: a repeat needs nothing else worked out (docs/csp-reports.md, "Repeats").
  *
  * @example
  * repeatKeyOf('site', { ...report, source: 'report-uri' }, '203.0.113.9 Mozilla/5.0 ...');

@@ -2,7 +2,7 @@ import { DASHBOARD_SITE_KEY } from './records';
 import type { SetupUrls } from './setupUrls';
 
 /**
- * The Content-Security-Policy of every dashboard response (design, "Dashboard"): scripts, styles
+ * The Content-Security-Policy of every dashboard response (docs/dashboard.md, "Safety"): scripts, styles
  * and fetches from this collector only (and its collection host, which the setup page's
  * connectivity test calls), no inline script or style element, no plugin, no framing, no other
  * base or form target; violations are reported to this collector, under DASHBOARD_SITE_KEY.

@@ -12,7 +12,7 @@ const ENGINE_PREFIX = /^(?:Uncaught |uncaught exception: )/;
 
 /**
  * A message without the engine's prefix for an uncaught value, so that one throw reads, and is
- * fingerprinted, the same in every browser (design, "Wire format": no engine prefix). Only one
+ * fingerprinted, the same in every browser (docs/grouping.md, "The engine's prefix"). Only one
  * prefix goes: the rest is the value's own description.
  *
  * @example

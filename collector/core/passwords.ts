@@ -52,7 +52,7 @@ let decoy: Promise<string> | undefined;
 
 /**
  * A hash no password matches, made once: what a sign-in for an unknown email is checked against,
- * so that it takes the time a known one takes (design: "about the same time whether the email exists").
+ * so that it takes the time a known one takes (docs/access.md, "Dashboard sessions": the same answer whether the email exists or not).
  *
  * @example
  * await verifyPassword(password, user?.password_hash ?? (await decoyPasswordHash())) // false without a user

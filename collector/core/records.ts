@@ -1,7 +1,7 @@
 /**
  * The records the collector keeps, as the read API, the export and every store show them. One
  * naming convention: field names are the wire format's, snake_case; times are ISO strings.
- * The wire format of what browsers send is in ../schemas/ (../shared/design.md, "Wire format").
+ * The wire format of what browsers send is in ../schemas/ (docs/wire-format.md).
  */
 
 /** A site: the public key browsers report under, and the origins allowed to use it. */
@@ -27,7 +27,7 @@ export const DASHBOARD_SITE_KEY = 'dashboard';
 /** The dashboard user `serve --demo` creates (`npm start` prints its password). */
 export const DEMO_USER_EMAIL = 'demo@sitebeacon.example';
 
-/** An error report as validated by the collector (../shared/design.md, "Error report"). */
+/** An error report as validated by the collector (docs/wire-format.md, "Error reports"). */
 export interface ErrorReport {
   error_type: string;
   error_message: string;
@@ -40,7 +40,7 @@ export interface ErrorReport {
   timestamp?: number | undefined;
   session_id?: string | undefined;
   count?: number | undefined;
-  /** The error's `cause` chain, outermost first, or an AggregateError's inner errors (design, "Wire format"). */
+  /** The error's `cause` chain, outermost first, or an AggregateError's inner errors (docs/wire-format.md, "Error reports"). */
   causes?: ErrorCause[] | undefined;
   /** Fields beyond the known ones, kept as sent (bounded). */
   extra?: Record<string, unknown> | undefined;
@@ -92,12 +92,12 @@ export interface CspReport {
   /** The body of a report that is not a CSP violation, as sent (bounded). */
   body?: Record<string, unknown> | undefined;
   extra?: Record<string, unknown> | undefined;
-  /** How the report arrived (issue 12); absent for reports stored before sources were kept. */
+  /** How the report arrived (docs/csp-reports.md, "How a report arrived: its source"); absent for reports stored before sources were kept. */
   source?: CspSource | undefined;
 }
 
 /**
- * How a CSP report arrived (issue 12): `beacon` (our script's copy of the page's
+ * How a CSP report arrived (docs/csp-reports.md, "How a report arrived: its source"): `beacon` (our script's copy of the page's
  * `securitypolicyviolation` event), `report-uri` (the browser's own CSP2 report) or `report-to`
  * (the browser's own Reporting API report). core/cspCopies.ts holds the rules about them.
  */
@@ -140,7 +140,7 @@ export interface MetricValue {
   attribution?: Record<string, string> | undefined;
 }
 
-/** A performance session (../shared/design.md, "Performance session"). */
+/** A performance session (docs/wire-format.md, "Performance sessions"). */
 export interface PerformanceSession {
   session_id: string;
   page_url?: string | undefined;
@@ -227,7 +227,7 @@ export interface ServerAgent {
 }
 
 /**
- * A dashboard user (../shared/design.md, "Dashboard, sign-in and documentation"). Only a scrypt
+ * A dashboard user (docs/access.md, "Dashboard sessions"). Only a scrypt
  * hash of the password is kept (core/passwords.ts). No `site_keys` means every site of the installation.
  */
 export interface User {

@@ -1,8 +1,8 @@
 /**
  * The value at the 0-based `rank` of `values` in ascending order, found by selection (introselect:
  * Hoare partitions around a median of three, sorting what is left when the partitions stop
- * shrinking), in O(n) where a sort is O(n log n): 4 to 8 times faster than sorting 100,000
- * samples (Float64Array.prototype.sort) for a p75, on every read of the dashboard's Web Vitals.
+ * shrinking), in O(n) where a sort (Float64Array.prototype.sort) is O(n log n): a p75 is taken on
+ * every read of the dashboard's Web Vitals, over every sample of the range.
  * Reorders `values` in place; NaN-free input (stored metric values are numbers); -0 and 0 are
  * one value to it, as to SQL.
  *

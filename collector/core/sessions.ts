@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashApiKey } from './keys';
 
-/** The dashboard's session cookie (../shared/design.md, "Sessions"). */
+/** The dashboard's session cookie (docs/access.md, "Dashboard sessions"). */
 export const SESSION_COOKIE = 'sitebeacon_session';
 
 /** A session lasts 7 days from sign-in; signing out ends it at once. */

@@ -37,7 +37,7 @@ export type RegistrationTarget =
   | { conflict: 'origin_not_in_site' | 'site_url_taken' | 'origin_ambiguous'; message: string };
 
 /**
- * The site a WordPress install registers under (issue 11, class 2). Registration never changes a
+ * The site a WordPress install registers under (docs/hostile-input.md, "Registration across sites"). Registration never changes a
  * site's allowed origins: those say which pages may report under a site's public key, and only an
  * operator sets them (`site add`). So:
  * - with a site's API key (`keySite`), the URL's origin must already be one of that site's origins,
@@ -95,7 +95,7 @@ export interface ActionOutcome {
 
 /**
  * Whether an outcome is the one already recorded: a plugin that retries a result it sent gets the
- * same answer, but a completed action's result never changes (issue 11, class 9: 409 otherwise).
+ * same answer, but a completed action's result never changes (409 otherwise: docs/integrations.md, "WordPress").
  *
  * @example
  * sameOutcome({ status: 'succeeded', message: 'ok' }, { status: 'succeeded', message: 'ok' }) // true

@@ -1,4 +1,4 @@
-// What `sitebeacon check --page` (issue 17) decides: does every policy of a page let the beacon
+// What `sitebeacon check --page` decides (docs/connectivity-check.md): does every policy of a page let the beacon
 // send to the collector (connect-src) and load its script (script-src-elem)?
 import { expect, test } from 'vitest';
 import { checkPagePolicies } from './checkPagePolicies';

@@ -27,7 +27,7 @@ const hashMatches = (list: readonly string[], integrity: string | undefined) => 
 };
 
 /**
- * Whether a page's enforced policies let the beacon work (../shared/design.md, "Connectivity diagnosis", step 9;
+ * Whether a page's enforced policies let the beacon work (docs/connectivity-check.md, the `page` step, exit 9;
  * spec section 1: the collector origin in `connect-src`, the script's host in `script-src`). Every
  * policy applies (CSP3 #framework-policy: a CSP list, and a fetch must pass each policy), so pass each header policy
  * (split a header value with `parsePolicyList`) and each `<meta http-equiv>` policy; leave

@@ -6,8 +6,8 @@ const addTo = (sources: Map<string, number>, source: string, reports: number) =>
   sources.set(source, (sources.get(source) ?? 0) + reports);
 
 /**
- * Keeps a directive's added sources under `cap` (issue 11, class 3: "collapse to `https:` or a
- * wildcard host beyond it"). First, host sources with the same scheme, port and parent domain
+ * Keeps a directive's added sources under `cap` (docs/hostile-input.md, "Policies widened by reports": collapse to a
+ * wildcard host, then to `https:`, beyond it). First, host sources with the same scheme, port and parent domain
  * (at least two labels, so never `*.com`) become one wildcard host when there are two or more of
  * them (`https://a.cdn.example` + `https://b.cdn.example` -> `https://*.cdn.example`); then, if
  * still over the cap, every host source becomes its scheme-source (`https:`). Keywords and

@@ -8,7 +8,7 @@ const bareName = (value: string | undefined) => (value ?? '').trim().split(/\s/,
 
 /**
  * The effective directive of a reported violation, bare and known (isKnownDirective), so that
- * grouping, summaries and the suggested policy can rely on it (issue 12):
+ * grouping, summaries and the suggested policy can rely on it (docs/grouping.md, "CSP violations"):
  * - the `effective-directive` the report gives, without a source list;
  * - else, when it is absent (Firefox before 70 and Safari before 15.4 send only CSP2's
  *   `violated-directive`) or is not a directive name, the `violated-directive`'s name. CSP3 §5.3

@@ -1,4 +1,4 @@
-// Property tests of the suggestion over hostile input (issue 11, classes 3 to 5): directive names
+// Property tests of the suggestion over hostile input (docs/hostile-input.md: policies widened by reports, names from Object.prototype, bounded reads): directive names
 // and blocked URIs with ";", ",", quotes, whitespace, control characters and Object.prototype
 // names, and floods of distinct hosts. Fixed seed, like the fuzz suite.
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 // The policy suggestion: each source to the directive that governed it, and nothing a forged
-// report could use to widen a policy beyond what the grammar and the base allow (issue 11, class 3).
+// report could use to widen a policy beyond what the grammar and the base allow (docs/hostile-input.md, "Policies widened by reports").
 import { describe, expect, test } from 'vitest';
 import { collapseSources } from './collapseSources';
 import { parsePolicy } from './parsePolicy';
@@ -78,7 +78,7 @@ test('nothing restricts a kind of fetch the base has no directive for: no direct
   expect(suggestion.directives).toEqual([]);
 });
 
-describe('unsafe sources (issue 11, class 3)', () => {
+describe('unsafe sources (policies widened by reports)', () => {
   test("'unsafe-inline' and 'unsafe-eval' are withheld unless the base had them in the directive's chain", () => {
     const suggestion = suggestPolicy("default-src 'self'; script-src 'self'", [
       row('script-src', 'eval', 3),
@@ -135,7 +135,7 @@ describe('unsafe sources (issue 11, class 3)', () => {
   });
 });
 
-describe('hostile names and values (issue 11, class 4)', () => {
+describe('hostile names and values (names from Object.prototype)', () => {
   test('directives and blocked URIs named after Object.prototype members are ignored, never looked up', () => {
     const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__'];
     const suggestion = suggestPolicy("default-src 'self'", [
@@ -168,7 +168,7 @@ describe('hostile names and values (issue 11, class 4)', () => {
   });
 });
 
-describe('bounds (issue 11, class 5)', () => {
+describe('bounds (bounded reads)', () => {
   test('beyond the cap, hosts of one parent domain collapse into a wildcard', () => {
     const evidence = Array.from({ length: 40 }, (_, index) => row('img-src', `https://h${index}.cdn.example/x.png`, 40 - index));
     const suggestion = suggestPolicy("img-src 'self'", [...evidence, row('img-src', 'https://other.example/y.png', 7)]);

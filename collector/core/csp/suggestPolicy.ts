@@ -28,7 +28,7 @@ export interface Suggestion {
   withheld: Array<{ directive: string; source: string; reports: number; reason: 'unsafe_keyword' | 'unsafe_scheme' }>;
 }
 
-/** Keywords that switch protections off (issue 11, class 3): added only where the base policy had them. */
+/** Keywords that switch protections off (docs/hostile-input.md, "Policies widened by reports"): added only where the base policy had them. */
 const UNSAFE_KEYWORDS: ReadonlySet<string> = /* @__PURE__ */ new Set(["'unsafe-inline'", "'unsafe-eval'", "'wasm-unsafe-eval'", "'unsafe-hashes'"]);
 /** Scheme sources that let a page run script it did not ship, when they govern scripts or workers. */
 const SCRIPT_SCHEMES: ReadonlySet<string> = /* @__PURE__ */ new Set(['data:', 'blob:', 'filesystem:']);
@@ -55,7 +55,7 @@ const isAllowed = (list: readonly string[], candidate: Candidate, origin: URL) =
  * Builds a Content-Security-Policy that allows what a site's stored violations needed, from its
  * base policy. Each source goes to the directive that governed the blocked fetch (CSP3 "Get fetch
  * directive fallback list": `script-src-elem` -> `script-src` -> `default-src`), as `'self'` for the
- * page's own origin, an origin, or a keyword. Reports are unauthenticated, so (issue 11, class 3):
+ * page's own origin, an origin, or a keyword. Reports are unauthenticated, so (docs/hostile-input.md, "Policies widened by reports"):
  * - only well-formed source expressions are written, into directives of the base or of the known
  *   fetch directives, and the policy is built as a structure and serialized once;
  * - a keyword only where it fits the directive (`inline` for script and style, `eval` for script-src);

@@ -1,5 +1,5 @@
 /**
- * The bounds of one policy suggestion (issue 11, class 5). Reports are unauthenticated: anyone can
+ * The bounds of one policy suggestion (docs/hostile-input.md, "Bounded reads"). Reports are unauthenticated: anyone can
  * store tens of thousands of distinct blocked hosts, so neither the evidence read nor the policy
  * written may grow with them.
  */
