@@ -1,4 +1,4 @@
-// toCsp2Names in one pass (issue 13) against the plain reading of its rule: every name sent, less
+// toCsp2Names in one pass (docs/performance.md) against the plain reading of its rule: every name sent, less
 // the aliases and null members, then each CSP2 name from the first of its candidates present.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';

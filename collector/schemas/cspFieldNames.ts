@@ -30,10 +30,10 @@ const CSP2_NAMES = Object.keys(ALIASES);
 /**
  * Copies a CSP report body onto the CSP2 names, whichever names it came with (camelCase Reporting
  * API bodies, CSP2, older WebKit's); a CSP2 name wins over its aliases, and an alias over the ones
- * after it in ALIASES. `null` members are left out: null means absent (issue 12), so
+ * after it in ALIASES. `null` members are left out: null means absent (docs/wire-format.md, "CSP reports"), so
  * `"documentURL": null` lets the report's `url` stand in. The copy has no prototype: a `__proto__`
- * member stays a member, and the schema never reads fields from it. One pass over the body (issue
- * 13: this ran for every CSP report): names first in the order sent, then the CSP2 names taken
+ * member stays a member, and the schema never reads fields from it. One pass over the body (this runs
+ * for every CSP report: docs/performance.md): names first in the order sent, then the CSP2 names taken
  * from aliases in ALIASES' order.
  *
  * @example
@@ -62,8 +62,8 @@ export const toCsp2Names = (sent: Record<string, unknown>) => {
 
 /**
  * The last step of every CSP report's shaping (cspReport.ts's CspBodySchema and its fast path):
- * `effective_directive` becomes the bare, known directive `effective` (issue 12,
- * core/csp/effectiveDirective.ts), the one `sent`, when it differs, kept as it came in `extra`;
+ * `effective_directive` becomes the bare, known directive `effective` (docs/grouping.md,
+ * "CSP violations"; core/csp/effectiveDirective.ts), the one `sent`, when it differs, kept as it came in `extra`;
  * `violated_directive` stays as sent or else is the effective one (the Reporting API has only the
  * effective directive; CSP2 readers expect violated-directive); then `extra`, within MAX_EXTRA_JSON.
  *

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { parsePolicy, policyProblems } from '../core/csp';
 
-/** Text that ends up in a policy or a header: no NUL or other control character (issue 11, class 9). */
+/** Text that ends up in a policy or a header: no NUL or other control character (docs/hostile-input.md, "Text and protocol edges"). */
 const NO_CONTROL_CHARACTERS = /^[^\x00-\x1f\x7f]*$/;
 const policy = v.pipe(
   v.string(),

@@ -1,4 +1,4 @@
-// What the CSP endpoints make of every field browsers send (issue 12): null means absent in every
+// What the CSP endpoints make of every field browsers send (docs/wire-format.md, "CSP reports"): null means absent in every
 // shape, numbers may come as strings, unknown fields never make a report invalid, the effective
 // directive is bare and known, URLs lose default ports and fragments, blocked-URI keywords stay.
 import { readFileSync } from 'node:fs';

@@ -85,10 +85,10 @@ const fromReportingReport = (input: unknown): Parsed => {
 type CspParseResult = { success: true; output: CspReport[] } | { success: false; message: string };
 
 /**
- * Normalises every shape browsers send to the CSP endpoints (../shared/design.md, "Formats accepted"):
+ * Normalises every shape browsers send to the CSP endpoints (docs/wire-format.md, "CSP reports"):
  * the CSP2 object `{"csp-report": {...}}`, the Reporting API array `[{type, age, url, user_agent, body}]`,
  * and Safari's single `{type, url, body}` object. In every one `null` means absent, numbers may
- * come as strings of digits, and fields beyond the known ones are kept in `extra` (issue 12).
+ * come as strings of digits, and fields beyond the known ones are kept in `extra`.
  * Reporting API reports get `source: 'report-to'`; a CSP2 object's source depends on how it was
  * sent (routes/cspReports.ts).
  *

@@ -81,8 +81,8 @@ const fastReportingReport = (input: unknown): CspReport | undefined => {
 };
 
 /**
- * The CSP endpoints' body in its common shapes (issue 13: the CSP path was slower than before the
- * seams were laid, and valibot was its largest share), in one pass: a Reporting API array of
+ * The CSP endpoints' body in its common shapes (docs/performance.md, "The HTTP thread":
+ * valibot was the largest share of the CSP path), in one pass: a Reporting API array of
  * `csp-violation` reports, Safari's single one, or a CSP2 `{"csp-report": {...}}`, with every field
  * of the type CspReportsSchema expects. Undefined for anything else (another report type, a number
  * sent as a string, a field named `constructor`, a missing directive...): valibot then judges it,

@@ -6,7 +6,7 @@ import { fastErrorReports } from './errorReportFastPath';
 import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra, withReservedFields } from './fields';
 
 /**
- * One cause (design, "Wire format": the `cause` chain or an AggregateError's inner errors), bounded
+ * One cause (docs/wire-format.md, "Error reports": the `cause` chain or an AggregateError's inner errors), bounded
  * as the report's own error is. Fields a cause has beyond these are dropped: a newer beacon's
  * addition must not cost the report.
  */
@@ -41,8 +41,8 @@ const knownFields = {
 };
 
 /**
- * One error report (spec section 2: `error_type` and `error_message` are required; the design
- * adds the optional fields). Unknown fields are kept in `extra`.
+ * One error report (spec section 2: `error_type` and `error_message` are required; docs/wire-format.md,
+ * "Error reports", adds the optional fields). Unknown fields are kept in `extra`.
  */
 export const ErrorReportSchema = v.pipe(
   v.looseObject(knownFields),
@@ -73,14 +73,14 @@ const judged = ({ dataset, addIssue, NEVER }: v.RawTransformContext<unknown>) =>
 /**
  * What the error endpoints accept, judged by valibot: one report, or an array of 1 to
  * MAX_ERROR_REPORTS_PER_REQUEST (50), as an array. The shape is chosen first, so a bad field in an
- * array is named by its index. Fields named `constructor` or `prototype` go to `extra` too (issue
- * 11, class 4). The reference ErrorReportsSchema's fast path is checked against.
+ * array is named by its index. Fields named `constructor` or `prototype` go to `extra` too
+ * (docs/hostile-input.md, "Names from Object.prototype"). The reference ErrorReportsSchema's fast path is checked against.
  */
 export const ErrorReportsValibotSchema = v.pipe(v.unknown(), v.rawTransform(judged));
 
 /**
  * What the error endpoints accept (ErrorReportsValibotSchema): the common shape in one pass
- * (errorReportFastPath.ts, issue 18), anything else through valibot, which also says what is wrong.
+ * (errorReportFastPath.ts, docs/performance.md), anything else through valibot, which also says what is wrong.
  *
  * @example
  * v.parse(ErrorReportsSchema, { error_type: 'javascript_error', error_message: 'x is not defined' }) // [ {...} ]

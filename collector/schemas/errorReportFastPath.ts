@@ -101,8 +101,8 @@ const fastReport = (input: unknown): ErrorReport | undefined => {
 };
 
 /**
- * The error endpoints' body in its common shape (issue 18: validation was a tenth of the HTTP
- * thread's time): one report or an array of 1 to 50, each with its known fields of the right types
+ * The error endpoints' body in its common shape (docs/performance.md, "The HTTP thread": validation
+ * was a large share of the HTTP thread's time): one report or an array of 1 to 50, each with its known fields of the right types
  * and ranges, validated and shaped exactly as ErrorReportsSchema's valibot path does, in one pass.
  * Undefined when any of it is not that shape: the valibot path then judges it (and names what is
  * wrong). errorReportFastPath.test.ts checks both paths agree on arbitrary input.

@@ -9,7 +9,7 @@ export const NO_CONTROL_CHARACTERS = /^[^\x00-\x1f\x7f]*$/;
 
 /**
  * A name or version that ends up in a page, a header or a policy: one line, refused with 400 when
- * it holds a control character (issue 11, class 9), cut to `max` otherwise.
+ * it holds a control character (docs/hostile-input.md, "Text and protocol edges"), cut to `max` otherwise.
  */
 export const singleLine = (max: number) =>
   v.pipe(v.string(), v.regex(NO_CONTROL_CHARACTERS, 'control characters (NUL, CR, LF, tab...) are not allowed here'), v.transform((text) => text.slice(0, max)));
@@ -23,7 +23,7 @@ const wholeNumber = v.union(
   [v.number(), v.pipe(v.string(), v.regex(/^\s*\d{1,15}\s*$/), v.transform(Number))],
   'must be a whole number (or its digits as a string)',
 );
-/** As optionalInteger, also from a string of digits (issue 12: numeric fields sent as strings are accepted). */
+/** As optionalInteger, also from a string of digits (docs/wire-format.md: numeric fields sent as strings are accepted). */
 export const optionalCount = (min: number, max: number) => v.optional(v.pipe(wholeNumber, v.integer(), v.minValue(min), v.maxValue(max)));
 /** As optionalFinite, also from a decimal string. */
 export const optionalNumber = () =>
@@ -37,14 +37,14 @@ export const optionalNumber = () =>
 /**
  * A copy of `input` without its `null` members: browsers send `null` for a field they have no
  * value for (Firefox ESR 153's `report-to` bodies: `"referrer": null`, `"sample": null`), so null
- * means absent (issue 12). The copy has no prototype, as `input` may name `__proto__`.
+ * means absent (docs/wire-format.md, "CSP reports"). The copy has no prototype, as `input` may name `__proto__`.
  *
  * @example
  * withoutNulls({ referrer: null, blockedURL: 'eval' }); // { blockedURL: 'eval' }
  */
 export const withoutNulls = (input: Record<string, unknown>): Record<string, unknown> => {
   const copy = Object.create(null) as Record<string, unknown>;
-  // An assignment, not defineProperty (a third of this function's time): with no prototype there is
+  // An assignment, not defineProperty (which cost much of this function's time): with no prototype there is
   // no `__proto__` setter to reach, so every name, `__proto__` included, becomes an own member.
   for (const name in input) {
     if (!Object.hasOwn(input, name)) continue;
@@ -59,7 +59,7 @@ export const MAX_EXTRA_JSON = 4096;
 
 /**
  * Own keys valibot's object and record schemas skip without a word (`_isValidObjectKey`, their
- * guard against prototype pollution) that a report may legitimately carry (issue 11, class 4).
+ * guard against prototype pollution) that a report may legitimately carry (docs/hostile-input.md, "Names from Object.prototype").
  * The third, `__proto__`, stays dropped: no JavaScript object literal or JSON.stringify of a
  * plain object produces it, so it is never a client's field, only an attempt at pollution.
  */

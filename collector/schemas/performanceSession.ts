@@ -5,7 +5,7 @@ import { reportUrl } from '../core/reportUrl';
 import { describeIssues } from './describeIssues';
 import { optionalBounded, optionalFinite, reservedKeyOf, splitExtra, withReservedFields } from './fields';
 
-/** A field web-vitals may leave out, or that a sender writes as `null`: both mean absent (issue 12). */
+/** A field web-vitals may leave out, or that a sender writes as `null`: both mean absent (docs/wire-format.md, "Performance sessions"). */
 const absentOr = <T extends v.GenericSchema>(schema: T) => v.nullish(schema);
 const text = (max: number) => absentOr(v.pipe(v.string(), v.transform((value: string) => value.slice(0, max))));
 const finite = () => absentOr(v.pipe(v.number(), v.finite()));
@@ -85,10 +85,10 @@ export const PerformanceSessionObjectSchema = v.pipe(
 );
 
 /**
- * A performance session (../shared/design.md, "Performance session"): created by the first POST or PUT of a
+ * A performance session (docs/wire-format.md, "Performance sessions"): created by the first POST or PUT of a
  * `session_id`, updated by the later ones. Fields named `constructor` or `prototype` go to `extra`;
  * a metric named so, or `__proto__`, is refused with a clear message (metric names are names, and
- * the record schema would otherwise drop it without a word; issue 11, class 4).
+ * the record schema would otherwise drop it without a word; docs/hostile-input.md, "Names from Object.prototype").
  *
  * @example
  * v.parse(PerformanceSessionSchema, { session_id: 's1', metrics: { LCP: { value: 1200 } } })

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { NO_CONTROL_CHARACTERS, optionalSingleLine } from './fields';
 import { smallObject } from './wordpress';
 
-/** One line: no control characters (issue 11, class 9). */
+/** One line: no control characters (docs/hostile-input.md, "Text and protocol edges"). */
 const text = (max: number) =>
   v.pipe(v.string(), v.minLength(1), v.maxLength(max), v.regex(NO_CONTROL_CHARACTERS, 'control characters are not allowed here'));
 
