@@ -37,7 +37,7 @@ const hashFile = (path: string) =>
   });
 
 /**
- * The builds of the updates folder (issue 11, class 6): files named like a build
+ * The builds of the updates folder (docs/hostile-input.md, "Agent builds"): files named like a build
  * (core/agentBuilds.ts) that are regular files starting with their format's magic bytes (gzip or
  * ELF). A file is checked once, and hashed once, per identity (inode, size, mtime): a request costs
  * a directory listing and a `stat` per build, never a read of a build, until a build changes.

@@ -1,5 +1,5 @@
-// Agent downloads (issue 11, class 6): streamed with backpressure, idle readers cut off, HEAD
-// answered from the file's size alone. Ten slow readers once took the collector to 0.7-1.2 GB.
+// Agent downloads (docs/hostile-input.md, "Agent builds"): streamed with backpressure, idle readers cut off, HEAD
+// answered from the file's size alone. Slow readers once held whole builds in the collector's memory.
 // The memory test runs `sitebeacon serve` (needs `npm run build`) and reads its RSS from /proc.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';

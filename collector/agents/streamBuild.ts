@@ -7,7 +7,7 @@ const CHUNK_BYTES = 64 * 1024;
 const identityOf = (stats: { dev: number; ino: number; size: number; mtimeMs: number }) => `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 
 /**
- * A build's bytes as a stream (issue 11, class 6): read chunk by chunk as the reader takes them,
+ * A build's bytes as a stream (docs/hostile-input.md, "Agent builds"): read chunk by chunk as the reader takes them,
  * so a slow reader holds 64 KiB, not the file; a reader that takes nothing for `idleTimeoutMs` is
  * cut off and the file closed. Exactly `build.size` bytes are sent (the Content-Length and the
  * signed size). Undefined when the file changed since `build` was seen: the caller looks again.

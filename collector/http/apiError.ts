@@ -1,7 +1,7 @@
 import { HTTPError, type H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 
-/** The error codes of the design's response table. */
+/** The error codes of the collector's answers (docs/responses.md). */
 export type ErrorCode =
   | 'bad_request'
   | 'invalid_json'
@@ -52,13 +52,13 @@ const codeForStatus = (status: number): ErrorCode =>
             : 'bad_request';
 
 /**
- * Turns any error into the design's JSON error body. Unhandled errors (bugs) are answered 500
+ * Turns any error into the JSON error body (docs/responses.md). Unhandled errors (bugs) are answered 500
  * without detail (h3 `src/error.ts` hides them too); `log` receives the detail. A 5xx made with
  * apiError and a code of its own (503 `database_unavailable`) is answered as made, and not logged.
  *
  * The answer is srvx's `FastResponse`, as h3's own answers are: its string body goes to the socket
- * as it is, where a `Response` builds a web stream to read it from (issue 18: invalid bodies were
- * answered at two thirds of the rate of valid ones, and a flood of them is the cheap attack).
+ * as it is, where a `Response` builds a web stream to read it from (docs/performance.md, "The HTTP
+ * thread": invalid bodies must cost no more than valid ones, and a flood of them is the cheap attack).
  */
 export const toErrorResponse = (error: HTTPError, event: H3Event, log: (error: unknown) => void) => {
   const status = error.unhandled ? 500 : error.status;

@@ -103,8 +103,8 @@ const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : und
  * The site a browser request is for (the default site when the path has no key), checking the
  * request's `Origin` against the site's allowed origins. Requests without an `Origin`, as from
  * servers, are accepted. With `opaqueReports`, `Origin: null` is accepted too when the
- * Content-Type is a browser's own reports' (OPAQUE_REPORT_TYPES): issue 12 treats it like a
- * missing Origin and checks each report's document URL instead (routes/cspReports.ts). No CORS
+ * Content-Type is a browser's own reports' (OPAQUE_REPORT_TYPES): it is treated like a
+ * missing Origin (docs/csp-reports.md, "`Origin: null`") and checks each report's document URL instead (routes/cspReports.ts). No CORS
  * header answers it: an opaque origin may not read the answer. With `ownOrigin`, this collector's
  * own origin (`appUrl`, the dashboard's) passes as well, marked so, and may read the answer.
  */

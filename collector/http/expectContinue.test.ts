@@ -1,6 +1,6 @@
 // `Expect: 100-continue` against a real `sitebeacon serve` (needs `npm run build`): a request the
-// collector refuses from its headers alone is answered before its body is invited (issue 11,
-// class 9); one it accepts gets `100 Continue`, then its answer.
+// collector refuses from its headers alone is answered before its body is invited
+// (docs/hostile-input.md, "Floods"); one it accepts gets `100 Continue`, then its answer.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -7,7 +7,7 @@ const waiting = new WeakMap<IncomingMessage, ServerResponse>();
  * `Expect: 100-continue` (RFC 9110 §10.1.1): Node answers `100 Continue` before the app sees the
  * request, inviting a body the app may refuse. Here the invitation waits until the body is read
  * (continueIfExpected), so a request refused first (401, 404, or 413 for a `Content-Length` over
- * the limit) never has its body sent (issue 11, class 9). Such a connection closes after the
+ * the limit) never has its body sent (docs/hostile-input.md, "Floods"). Such a connection closes after the
  * answer: the client may still send the body it was not invited to, and nobody reads it.
  * Other `Expect` values are Node's: 417.
  *

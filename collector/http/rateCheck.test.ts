@@ -51,7 +51,7 @@ test('without trustProxy, X-Forwarded-For is ignored', async () => {
   expect([(await via('198.51.100.1')).status, (await via('198.51.100.2')).status, (await via('198.51.100.3')).status]).toEqual([202, 202, 429]);
 });
 
-test('one client flooding a site key is refused while every other client of the site keeps getting 202 (issue 11, class 1)', async () => {
+test('one client flooding a site key is refused while every other client of the site keeps getting 202 (floods)', async () => {
   collector = createTestCollector({ rateLimits: { perIp: 5, perSite: 40 }, trustProxy: true });
   const siteKey = await collector.addSite(['https://shop.example']);
   const from = (ip: string) =>

@@ -10,7 +10,7 @@ export type RateCheck = (event: H3Event, site: Site) => void;
 /**
  * The two buckets in order, as plain data: the milliseconds a request from `ip` to `siteKey` must
  * wait, 0 when it may go. The client's bucket is asked first, and a request it refuses never
- * reaches the site's bucket (issue 11, class 1): a request that is not served takes nothing from
+ * reaches the site's bucket (docs/access.md, "Rate limits"): a request that is not served takes nothing from
  * the budget the site's other visitors share, so one client flooding a site key uses at most its
  * own rate of the site's, and everyone else keeps getting through.
  *

@@ -1,4 +1,4 @@
-// Rate limits under a flood (issue 11, class 1), as properties of the two buckets with a simulated
+// Rate limits under a flood (docs/hostile-input.md, "Floods"), as properties of the two buckets with a simulated
 // clock. Times are multiples of 125 ms and rates multiples of 8/s, so every refill is a whole
 // number of tokens and no float rounding can flip a decision.
 import fc from 'fast-check';

@@ -26,8 +26,8 @@ export const createRateLimiter = ({
     take(key: string): number {
       const time = now();
       // Least recently used first: a bucket untouched for burst / perSecond seconds is full again,
-      // the same as a new one, and is dropped (issue 18: memory holds the clients of the last
-      // seconds, not maxKeys of them).
+      // the same as a new one, and is dropped (docs/performance.md, "Memory": memory holds the
+      // clients of the last seconds, not maxKeys of them).
       for (const [oldest, idle] of buckets) {
         if (((time - idle.at) / 1000) * perSecond < burst) break;
         buckets.delete(oldest);

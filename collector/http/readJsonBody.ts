@@ -5,7 +5,7 @@ import type { H3Event } from 'h3';
 import { apiError } from './apiError';
 import { continueIfExpected } from './expectContinue';
 
-/** Largest request body the collector reads (../shared/design.md: 413 above 64 KiB), from the wire format. */
+/** Largest request body the collector reads (docs/wire-format.md, "Limits": 413 above it), from the wire format. */
 export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
 /** No report nests deeper; deeper JSON is refused (400) before anything recursive sees it. */
@@ -14,8 +14,8 @@ export const MAX_JSON_DEPTH = 32;
 /**
  * Whether parsed JSON nests arrays and objects deeper than `limit`: a walk with a stack of its
  * own, never recursion. After JSON.parse, which V8 runs without recursion whatever the depth, it
- * visits each value once, where a pass over the text visited each character (issue 18: a fifth of
- * reading a batch of reports).
+ * visits each value once, where a pass over the text visited each character (a large share of
+ * reading a batch of reports: docs/performance.md).
  *
  * @example
  * nestsDeeper(JSON.parse('[[[1]]]'), 2); // true
@@ -42,7 +42,7 @@ export const JSON_MEDIA_TYPES = ['application/json', 'text/plain'];
 /** The request's media type, lowercase, without parameters; '' without a Content-Type. */
 export const mediaTypeOf = (event: H3Event) => {
   const header = event.req.headers.get('content-type') || '';
-  // The common case as it is, without splitting (issue 18).
+  // The common case as it is, without splitting (docs/performance.md).
   return header == 'application/json' ? header : header.split(';')[0]!.trim().toLowerCase();
 };
 
@@ -128,7 +128,7 @@ export const readJsonBody = async (
   }
   const bytes = await readLimited(event, limit);
   if (bytes.byteLength == 0) throw apiError(400, 'invalid_json', 'the body is empty');
-  // node:buffer's isUtf8 (simdutf) and a plain decode: a fatal TextDecoder costs more per call (issue 18).
+  // node:buffer's isUtf8 (simdutf) and a plain decode: a fatal TextDecoder costs more per call.
   if (!isUtf8(bytes)) throw apiError(400, 'invalid_json', 'the body is not valid UTF-8');
   const decoded = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   // A leading byte order mark is dropped, as TextDecoder drops it (Encoding, "UTF-8 decode").

@@ -6,8 +6,8 @@
  *
  * The keys are also queued in the order they were remembered, and the oldest are let go from
  * that queue's head: a Map is never iterated from its start, which after many deletions walks
- * every deleted entry first (issue 18: with 20,000 new keys a second, that walk took half of the
- * HTTP thread's time).
+ * every deleted entry first (at thousands of new keys a second, that walk took much of the HTTP
+ * thread's time: docs/performance.md, "Memory").
  *
  * @example
  * const recent = createRecentKeys({ windowMs: 3000 });

@@ -23,7 +23,7 @@ export const requireUser = async (event: H3Event, store: Store): Promise<User> =
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * CSRF defence for writes made with the cookie (design, "Sessions"): the request's `Origin` must
+ * CSRF defence for writes made with the cookie (docs/access.md, "Dashboard sessions"): the request's `Origin` must
  * be this collector's own: its public URL's origin, or the origin the request was addressed to
  * (the dashboard may be opened as localhost while the public URL says 127.0.0.1; a page of another
  * origin never has both that Host and the host-bound cookie). No Origin is refused: every browser

@@ -8,7 +8,7 @@ import { SESSION_COOKIE, SESSION_TTL_MS } from '../core/sessions';
 const secure = (event: H3Event, appUrl: string) => event.url.protocol == 'https:' || appUrl.startsWith('https:');
 
 /**
- * Sets `sitebeacon_session` (design, "Sessions"): HttpOnly (no script reads it), SameSite=Strict
+ * Sets `sitebeacon_session` (docs/access.md, "Dashboard sessions"): HttpOnly (no script reads it), SameSite=Strict
  * (no other site's page sends it), Path=/, Secure over HTTPS, for the session's lifetime.
  *
  * @example
