@@ -57,7 +57,7 @@ export interface CollectorOptions {
   logRequest?: ((entry: RequestLogEntry) => void) | undefined;
   /**
    * Only responses with at least this status reach `logRequest`, and those with `foreign_reports`
-   * (`serve --log-level`); the entries of the others are not even made (issue 18). Default 0: all.
+   * (`serve --log-level`); the entries of the others are not even made (docs/performance.md). Default 0: all.
    */
   logRequestMinimumStatus?: number | undefined;
 }
@@ -72,7 +72,7 @@ export interface RequestLogEntry {
   ip: string;
   /**
    * Browser reports sent with `Origin: null` for a document not of the site's allowed origins:
-   * answered 2xx (so the browser does not retry) but not stored (routes/cspReports.ts, issue 12).
+   * answered 2xx (so the browser does not retry) but not stored (routes/cspReports.ts; docs/csp-reports.md, "`Origin: null`").
    */
   foreign_reports?: number;
 }

@@ -1,5 +1,5 @@
 // Every kind of bad request the browser-facing endpoints can meet: each is answered with its
-// documented status and code (../shared/design.md, "Responses"), nothing is stored, and the collector goes on
+// documented status and code (docs/responses.md), nothing is stored, and the collector goes on
 // serving.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestCollector } from './testing/testCollector';

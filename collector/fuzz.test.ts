@@ -78,7 +78,7 @@ const jsonText = fc.oneof(
         site_url: fc.oneof(fc.webUrl(), fc.string()),
         results: fc.array(fc.record({ action_id: fc.integer(), status: fc.string() })),
         __proto__: fc.jsonValue(),
-        // Object.prototype's names as fields (issue 11, class 4).
+        // Object.prototype's names as fields (docs/hostile-input.md, "Names from Object.prototype").
         constructor: fc.jsonValue(),
         toString: fc.jsonValue(),
         prototype: fc.jsonValue(),
@@ -123,7 +123,7 @@ test('arbitrary requests to every POST/PUT endpoint: never a 500, JSON errors, a
           const { accepted, merged = 0 } = JSON.parse(text) as { accepted: number; merged?: number };
           // A session is created once and then updated: it grows by at most one.
           if (endpoint.kind == 'sessions') expect(grew).toBeLessThanOrEqual(1);
-          // A further copy of a stored violation is merged into it (issue 12), not stored anew.
+          // A further copy of a stored violation is merged into it (docs/csp-reports.md), not stored anew.
           else expect(grew).toBe(accepted - merged);
         } else {
           expect(grew).toBe(0);
@@ -140,7 +140,7 @@ test('arbitrary requests to every POST/PUT endpoint: never a 500, JSON errors, a
   expect((await collector.request('/api/test-connectivity')).status).toBe(200);
 }, 120_000);
 
-// Hostile CSP reports (issue 11, classes 3 to 5): directive names and blocked URIs with ";", ",",
+// Hostile CSP reports (docs/hostile-input.md: policies widened by reports, names from Object.prototype, bounded reads): directive names and blocked URIs with ";", ",",
 // quotes, whitespace, control characters and Object.prototype names, and batches of distinct hosts
 // that pile up over the runs. The suggested policy and the header stay well formed and bounded.
 const cspBatch = fc.oneof(

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 
-// Issue 13: no import from a lower layer to a higher one. A folder may import from the folders
+// No import from a lower layer to a higher one (ARCHITECTURE.md, "The folders"). A folder may import from the folders
 // listed for it (and from itself); test kits and tests are outside the layering.
 const root = dirname(fileURLToPath(import.meta.url));
 const MAY_IMPORT: Record<string, string[]> = {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 
-// Issue 13: `sitebeacon/collector` ships types (and so do the beacon's entries). A consumer project resolves the package through its
+// `sitebeacon/collector` ships types (and so do the beacon's entries). A consumer project resolves the package through its
 // "exports" (run after `npm run build`, as `npm test` does) and type-checks against them: a wrong
 // call must fail to compile, a right one compile.
 const root = fileURLToPath(new URL('..', import.meta.url));

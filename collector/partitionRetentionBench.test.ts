@@ -1,5 +1,5 @@
-// bench/partitionRetention.mjs at a tiny size, so that it cannot rot (issue 15: retention on
-// PostgreSQL, batched deletes against partitions by day). Its figures are not checked (speed is
+// bench/partitionRetention.mjs at a tiny size, so that it cannot rot (retention on
+// PostgreSQL, batched deletes against partitions by day: docs/retention.md). Its figures are not checked (speed is
 // measured by running it, README "Retention"); what it must get right is: every old report gone both
 // ways, the aggregates adding up to what remains, no ingest request failing meanwhile, and every
 // figure it reports present. On the test run's PostgreSQL server. Needs `npm run build`.

@@ -1,4 +1,4 @@
-// Field names from Object.prototype in reports (issue 11, class 4): never a crash, never a read from
+// Field names from Object.prototype in reports (docs/hostile-input.md, "Names from Object.prototype"): never a crash, never a read from
 // a prototype, never a legitimate field silently lost. valibot's object and record schemas skip
 // `__proto__`, `constructor` and `prototype` keys; these tests prove the collector puts the last
 // two in `extra` (free fields; `__proto__` is never a client's field, only pollution, and stays

@@ -1,4 +1,4 @@
-// `serve --retention-days N` on both stores (issue 15): old reports and sessions go in small batches
+// `serve --retention-days N` on both stores (docs/retention.md): old reports and sessions go in small batches
 // while ingest keeps answering 2xx. Needs `npm run build` (the collector runs as dist/cli.js).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 // Properties of the whole route table (collectorRoutes in app.ts), so a route added later is
-// covered too (issue 11, classes 8 and 9):
+// covered too (docs/hostile-input.md, "Authentication before validation"):
 // - authentication comes before validation: a missing or wrong credential to an authenticated
 //   route answers 401, the same 401 whatever the body, Content-Type, query or path parameters;
 // - HEAD is answered wherever `Allow` lists it, like the GET without its body.

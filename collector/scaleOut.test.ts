@@ -1,5 +1,5 @@
-// Several collector processes on one PostgreSQL database (../shared/design.md, "Scale-out:
-// PostgreSQL"; issue 15). Needs `npm run build` (the processes run dist/cli.js).
+// Several collector processes on one PostgreSQL database (docs/scale-out.md).
+// Needs `npm run build` (the processes run dist/cli.js).
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { exportRecords, runCli, spawnCollector, type CollectorProcess } from './testing/spawnCollector';
 import { usePostgresDatabase, type TestDatabase } from './testing/testDatabase';

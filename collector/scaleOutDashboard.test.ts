@@ -1,5 +1,5 @@
-// The dashboard and the CLI's commands on PostgreSQL with two collectors (issue 15 with issues 11
-// and 14): a user added by the CLI signs in at one collector and reads every dashboard view at the
+// The dashboard and the CLI's commands on PostgreSQL with two collectors (docs/scale-out.md,
+// docs/dashboard.md): a user added by the CLI signs in at one collector and reads every dashboard view at the
 // other, one CSP violation sent to both (the beacon's copy and the browser's report) is counted
 // once, and revocations made by the CLI hold at the other collector; a report under a key the CLI has
 // just rotated is answered 404 by a collector that still has the site cached. Needs `npm run build`.

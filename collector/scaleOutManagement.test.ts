@@ -1,4 +1,4 @@
-// Management writes on PostgreSQL with two collectors (issue 15): a write under a site key another
+// Management writes on PostgreSQL with two collectors (docs/scale-out.md): a write under a site key another
 // process has just rotated (`site rotate-key`) is answered 404 unknown_site, as a report under it is
 // (scaleOutDashboard.test.ts), by a collector that still has the site cached (the WordPress plugin's
 // actions, a server agent's registration, a CSP project) and by one whose lookup raced the rotation

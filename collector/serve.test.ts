@@ -161,7 +161,7 @@ test('the WordPress flow over HTTP, with the action queued by the CLI', async ()
   expect((await call('/api/v1/wordpress/action-results', { site_key: siteKey, results: [{ action_id: queued.id + 1000, status: 'succeeded' }] })).status).toBe(404);
 });
 
-test("--log-level warn: a browser report with Origin: null for a foreign document is answered 204 but logged as a warning (issue 12); the site's own is not", async () => {
+test("--log-level warn: a browser report with Origin: null for a foreign document is answered 204 but logged as a warning (docs/csp-reports.md); the site's own is not", async () => {
   const collector = await start(['--log-level', 'warn']);
   const siteKey = (JSON.parse(runCli(db, 'site', 'add', '--origin', 'https://shop.example', '--json')) as { site_key: string }).site_key;
   const send = (documentUri: string) =>
