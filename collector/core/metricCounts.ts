@@ -6,7 +6,7 @@ import { p75Rank } from './vitals';
  * One metric's samples counted against web-vitals' `thresholds` (at or below the first good,
  * above the second poor, as core/vitals.ts `rateMetric` rates one value) with the value at the
  * p75 rank (core/selectRank.ts: no sort). One read of a range's samples gives both, so a store
- * hands them over once (sqlite/p75.ts). Reorders `values`.
+ * hands them over once (store/sqlite/p75.ts). Reorders `values`.
  *
  * @example
  * metricCountsOf(Float64Array.of(5000, 100, 2600, 900), [2500, 4000])

@@ -19,7 +19,7 @@ export type MetricCountsWithDays = MetricCounts & { daily: MetricDay[] };
  * One metric's samples, given as the times of their last update (ms) and their values in the same
  * order (any order), as core/metricCounts.ts counts them, and per UTC day of the update the samples
  * and the value at the p75 rank, days with samples oldest first: the summary's vitals and the daily
- * series' p75 of one range from one read of its samples (sqlite/p75.ts).
+ * series' p75 of one range from one read of its samples (store/sqlite/p75.ts).
  *
  * @example
  * metricDaysOf([0, 0, 86_400_000], [100, 900, 5000], [2500, 4000])
