@@ -1,4 +1,4 @@
-// Revocation as operators use it (issue 11, class 7): a `sitebeacon` command run beside a running
+// Revocation as operators use it (docs/hostile-input.md, "Revocation"): a `sitebeacon` command run beside a running
 // `sitebeacon serve` on the same database takes effect on the collector's very next request.
 // Needs `npm run build`.
 import { spawnSync } from 'node:child_process';

@@ -1,17 +1,16 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * The heap limits of the thread `serve` runs on (issue 18: the collector's memory, 128 MB at most).
- * V8 sizes an isolate's heap when it is made, and a process's main isolate only from node's own
- * command line, which `sitebeacon serve` does not own; a thread's from these. The 300 s soak
- * (bench/soak.mjs) peaks at 125-128 MB with them (three runs), 134 MB without:
- * - young generation: 24 MiB (semi-spaces of 8) instead of V8's 48: the requests' objects live for
- *   one commit; 12 MiB (semi-spaces of 4) cost batches of 50 a fifth of their rate, 24 about 5 %
- *   in paired runs (within their run-to-run spread); 18 peaked no lower in the soak;
- * - old generation: at most 1 GiB instead of about 4 (a quarter of this machine's memory, capped):
- *   V8 lets the old generation grow to about 45 MB before its first full collection when its limit
- *   is 4 GiB, from the garbage each scavenge promotes (connections the soak's oversize bodies
- *   close); with 1 GiB, it collects from the start. 1 GiB is far above what the collector holds.
+ * The heap limits of the thread `serve` runs on (docs/performance.md, "Memory"; the memory goal and
+ * the soak's figures are in the README). V8 sizes an isolate's heap when it is made, and a process's
+ * main isolate only from node's own command line, which `sitebeacon serve` does not own; a thread's
+ * from these. Measured by the soak (bench/soak.mjs) and, for their cost, by the ingest bench:
+ * - young generation: smaller than V8's default, as the requests' objects live for one commit;
+ *   halving it again cost batched ingest much of its rate, and a size between peaked no lower;
+ * - old generation: capped far below V8's default (which is a share of the machine's memory): with
+ *   the default, V8 lets the old generation grow from the garbage each scavenge promotes
+ *   (connections the soak's oversize bodies close) before its first full collection; capped, it
+ *   collects from the start. The cap is far above what the collector holds.
  */
 export const SERVE_THREAD_LIMITS = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 1024 };
 

@@ -1,5 +1,5 @@
 // A read-only or unwritable database makes `serve` refuse to start, with a message naming the
-// file (issue 11, class 9), instead of running while every report gets 500. Needs `npm run build`.
+// file (docs/durability.md, "Faults of the store"), instead of running while every report gets 500. Needs `npm run build`.
 // Root writes to read-only files anyway, so as root the collector runs as `nobody`, as a service would.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// `Origin: null` on the CSP endpoints (issue 12). WebKit sends every report of its own with
+// `Origin: null` on the CSP endpoints (docs/csp-reports.md, "`Origin: null`"). WebKit sends every report of its own with
 // `Origin: null` (collector/fixtures/README.md); the collector takes them for documents of the
 // site's allowed origins. What an attacker could do with it, and why they cannot:
 // - a page of another site (sandboxed iframe, data: URL) also sends `Origin: null`, but only a

@@ -1,4 +1,4 @@
-// CSP projects over the HTTP app: hostile reports (issue 11, classes 3, 4, 5 and 9) never break the
+// CSP projects over the HTTP app: hostile reports (docs/hostile-input.md) never break the
 // suggested-policy and header endpoints, and what they answer stays a deployable, well-formed policy.
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { createTestCollector } from '../testing/testCollector';
@@ -34,10 +34,10 @@ afterEach(async () => {
   await collector.close();
 });
 
-test('a report whose directive is named like an Object.prototype member does not break the suggestion (issue 11, class 4)', async () => {
+test('a report whose directive is named like an Object.prototype member does not break the suggestion (names from Object.prototype)', async () => {
   const id = await createProject("default-src 'self'");
   for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
-    // No directive can be read from such a report (issue 12: every stored violation has a known
+    // No directive can be read from such a report (docs/grouping.md: every stored violation has a known
     // effective directive): refused like a report without one, and nothing of it is stored.
     const refused = await report(name, 'https://cdn.example.net/x.png');
     expect(refused.status).toBe(400);
@@ -56,7 +56,7 @@ test('a report whose directive is named like an Object.prototype member does not
   expect(collector.errors).toEqual([]);
 });
 
-test('a base policy or name with NUL or control characters, or outside the CSP grammar, is refused with 400 (issue 11, class 9)', async () => {
+test('a base policy or name with NUL or control characters, or outside the CSP grammar, is refused with 400 (text and protocol edges)', async () => {
   const id = await createProject("default-src 'self'");
   const refusals: Array<[object, string]> = [
     [{ base_policy: "default-src 'self'\u0000; script-src *" }, 'control characters'],
@@ -86,7 +86,7 @@ test('hostile reports (";", ",", quotes, whitespace in directives and URIs) neve
   const hostile: Array<[string, string, number]> = [
     ['img-src', "https://cdn.example/x.png; script-src 'unsafe-inline'", 202],
     ['img-src', 'https://cdn2.example/a.png, script-src *', 202],
-    // CSP2-era browsers append the directive's source list: the directive is img-src (issue 12),
+    // CSP2-era browsers append the directive's source list: the directive is img-src (docs/grouping.md),
     // and only the blocked origin reaches the policy, never the list.
     ["img-src 'unsafe-inline'", 'https://cdn3.example/a.png', 202],
     // No directive name: refused (400), nothing stored.
@@ -115,7 +115,7 @@ test('hostile reports (";", ",", quotes, whitespace in directives and URIs) neve
   );
 });
 
-test('50,000 distinct blocked hosts stored: the endpoint reads the top 1,000 groups and answers a deployable policy (issue 11, class 5)', async () => {
+test('50,000 distinct blocked hosts stored: the endpoint reads the top 1,000 groups and answers a deployable policy (bounded reads)', async () => {
   const id = await createProject("default-src 'self'; img-src 'self'; script-src 'self'");
   const now = Date.now();
   const violation = (directive: string, blocked: string) => ({

@@ -132,7 +132,7 @@ describe('CSP reports', () => {
     expect(await stored()).toEqual([]);
   });
 
-  test("one violation reported by the beacon and by the browser itself is stored once, with both sources, and counted once by the read API and /summary (issue 12)", async () => {
+  test("one violation reported by the beacon and by the browser itself is stored once, with both sources, and counted once by the read API and /summary (copies)", async () => {
     const violation = {
       'document-uri': 'https://127.0.0.1:18142/cart?step=2',
       'violated-directive': 'img-src',

@@ -14,7 +14,7 @@ const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', cs
 const ASSET = /^[\w-]{1,80}\.(js|css)$/;
 
 /**
- * The dashboard (design, "Dashboard, sign-in and documentation"): its pages, all answered with
+ * The dashboard (docs/dashboard.md; README, "The dashboard"): its pages, all answered with
  * the one shell rollup built (dist/dashboard/index.html; the script reads the path), and its
  * hashed assets, cached for a year as immutable. Every answer carries the dashboard's strict CSP.
  * A page's status says what its data calls will meet: 401 signed out (the shell shows the

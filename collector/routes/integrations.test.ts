@@ -93,7 +93,7 @@ describe('WordPress', () => {
     expect(repeated.features.connectivity_check).toBe(false);
   });
 
-  test("register with a site's key: a URL within the site's origins binds that site; no other URL, and the site's origins never change (issue 11, class 2)", async () => {
+  test("register with a site's key: a URL within the site's origins binds that site; no other URL, and the site's origins never change (registration across sites)", async () => {
     const registered = await register(shopKey, { site_url: 'https://shop.example/wp' });
     expect(registered.status).toBe(201);
     expect((await json(registered)).site_key).toBe(shop);
@@ -108,7 +108,7 @@ describe('WordPress', () => {
     expect(await collector.store.wordpress.get(blog)).toBeUndefined();
   });
 
-  test("the attack of issue 11: one site's key registers another site's URL, then the installation's registration of that URL hands out the attacker's site key", async () => {
+  test("the cross-site registration attack: one site's key registers another site's URL, then the installation's registration of that URL hands out the attacker's site key", async () => {
     // The attacker holds the shop's key and tries to claim the blog's URL.
     const claim = await register(shopKey, { site_url: 'https://blog.example/' });
     expect(claim.status).toBe(409);
@@ -161,7 +161,7 @@ describe('WordPress', () => {
     expect(next.actions).toEqual([]);
   });
 
-  test('a different result for a completed action is 409 action_completed and changes nothing; the same result again is a retry (issue 11, class 9)', async () => {
+  test('a different result for a completed action is 409 action_completed and changes nothing; the same result again is a retry', async () => {
     const { site_key: siteKey } = await json(await register(installationKey));
     const first = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, installationKey, { type: 'ping' }));
     const second = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, installationKey, { type: 'ping' }));
@@ -209,7 +209,7 @@ describe('WordPress', () => {
     ['register with an ftp site_url', () => register(installationKey, { site_url: 'ftp://wp.example' }), 400, 'invalid_request'],
     // Found by `npm run fuzz`: the protocol check parsed a string that was no URL (a 500).
     ['register with a site_url that is no URL', () => register(installationKey, { site_url: 'cq{W4' }), 400, 'invalid_request'],
-    ['register with a NUL in site_name (issue 11, class 9)', () => register(installationKey, { site_name: 'Blog\u0000' }), 400, 'invalid_request'],
+    ['register with a NUL in site_name', () => register(installationKey, { site_name: 'Blog\u0000' }), 400, 'invalid_request'],
     ['register with a line break in plugin_version', () => register(installationKey, { plugin_version: '1.3.3\r\nX-Injected: 1' }), 400, 'invalid_request'],
     ['register with bad JSON', () => call('POST', '/api/v1/wordpress/register', installationKey, '{"site_url":'), 400, 'invalid_json'],
     ['check-in of a site that never registered', () => call('POST', '/api/v1/wordpress/check-in', shopKey, {}), 404, 'unknown_site'],
@@ -325,7 +325,7 @@ describe('server agents', () => {
     expect((await call('GET', `/api/v1/server-agents/${agent.agent_id}/config`, forged)).status).toBe(401);
   });
 
-  test("DELETE /api/v1/server-agents/{id} with a key of the agent's site revokes it: its token is refused from the next request on (issue 11, class 7)", async () => {
+  test("DELETE /api/v1/server-agents/{id} with a key of the agent's site revokes it: its token is refused from the next request on (revocation)", async () => {
     const shopAgent = await registerAgent(shopKey);
     const installationAgent = await registerAgent();
     const config = (agent: Record<string, any>) => call('GET', `/api/v1/server-agents/${agent.agent_id}/config`, agent.agent_token);
@@ -382,7 +382,7 @@ describe('server agents', () => {
     expect(verifyManifest(next, published.public_key, new Uint8Array(await (await collector.request(new URL(next.url).pathname)).arrayBuffer()))).toBe(true);
   });
 
-  test('a manifest offers only a real build of the architecture asked, by the agents\' own names for it (issue 11, class 6)', async () => {
+  test('a manifest offers only a real build of the architecture asked, by the agents\' own names for it (agent builds)', async () => {
     const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.from('arm64 binary')]);
     writeFileSync(join(updatesDir, 'sitebeacon-agent-1.10.0-linux-amd64.tar.gz'), gzipSync('amd64'));
     writeFileSync(join(updatesDir, 'sitebeacon-agent-1.11.0-linux-arm64'), elf);
@@ -419,7 +419,7 @@ describe('server agents', () => {
 
   test.each([
     ['register without a key', () => call('POST', '/api/v1/server-agents/register', undefined, { hostname: 'h', os: 'o', arch: 'a', agent_version: '1' }), 401, 'unauthorized'],
-    ['register with a control character in the hostname (issue 11, class 9)', () => call('POST', '/api/v1/server-agents/register', installationKey, { hostname: 'web\u001b[2J', os: 'o', arch: 'a', agent_version: '1' }), 400, 'invalid_request'],
+    ['register with a control character in the hostname', () => call('POST', '/api/v1/server-agents/register', installationKey, { hostname: 'web\u001b[2J', os: 'o', arch: 'a', agent_version: '1' }), 400, 'invalid_request'],
     ['register without a hostname', () => call('POST', '/api/v1/server-agents/register', installationKey, { os: 'o', arch: 'a', agent_version: '1' }), 400, 'invalid_request'],
     ['register for an unknown site', () => call('POST', '/api/v1/server-agents/register', installationKey, { hostname: 'h', os: 'o', arch: 'a', agent_version: '1', site_key: 'nope' }), 404, 'unknown_site'],
     ['register for another site', () => call('POST', '/api/v1/server-agents/register', shopKey, { hostname: 'h', os: 'o', arch: 'a', agent_version: '1', site_key: blog }), 403, 'forbidden'],

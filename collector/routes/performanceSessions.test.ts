@@ -48,7 +48,7 @@ describe('performance sessions', () => {
     expect(sessions[0]!.metrics.LCP).toEqual({ value: 2600, rating: 'needs-improvement' });
   });
 
-  test('every field web-vitals reports is kept, and the short part of the attribution, bounded; null means absent; URLs lose their fragment (issue 12)', async () => {
+  test('every field web-vitals reports is kept, and the short part of the attribution, bounded; null means absent; URLs lose their fragment', async () => {
     const lcp = {
       value: 1234.5,
       rating: 'good',

@@ -1,4 +1,4 @@
-// WordPress registration across sites (issue 11, class 2), as a property over HTTP: whatever
+// WordPress registration across sites (docs/hostile-input.md, "Registration across sites"), as a property over HTTP: whatever
 // sequence of registrations and check-ins three keys make (two sites' keys and the installation
 // key), one site's key never reaches another site's key, origins or install, no site's origins ever
 // change, and the installation key joins the site that has a URL's origin instead of creating one.
