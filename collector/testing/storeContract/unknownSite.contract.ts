@@ -47,7 +47,7 @@ export const describeUnknownSiteContract = (
 
       await rejectsAsUnknown(seed.insertErrors(shop, [{ error_type: 'js', error_message: 'after' }]), shop);
       await rejectsAsUnknown(seed.insertCsp(shop, [violation()]), shop);
-      // A report that may be a copy of a stored violation takes the one-by-one path (issue 12).
+      // A report that may be a copy of a stored violation takes the one-by-one path (README, "CSP reports").
       await rejectsAsUnknown(seed.insertCsp(shop, [violation('beacon')]), shop);
       // s1 moved with the site: under the old key it is a new session, which has no site.
       await rejectsAsUnknown(seed.upsertSession(shop, { session_id: 's1', metrics: { CLS: { value: 0.5 } } }), shop);

@@ -1,0 +1,65 @@
+import { beforeEach, describe, expect, test } from 'vitest';
+import { hashApiKey } from '../../core/keys';
+import { DEFAULT_SITE_KEY } from '../../core/records';
+import type { Store } from '../../store/contract';
+import type { StoreContext } from './storeContext';
+
+/**
+ * WordPress installs, actions, CSP projects and server agents (store/contract/integrations.ts),
+ * part of the store contract (store.contract.ts), run by describeStoreContract with its fresh store
+ * for each test.
+ *
+ * @example
+ * describeIntegrationsContract(() => ({ store, seed, reopen }));
+ */
+export const describeIntegrationsContract = (context: () => StoreContext) =>
+  describe('integrations', () => {
+    let store: Store;
+    let seed: StoreContext['seed'];
+    beforeEach(() => void ({ store, seed } = context()));
+
+    test('a WordPress install is put once per site, found by URL, and records check-ins', async () => {
+      const shop = await seed.addSite(['https://shop.example']);
+      await store.wordpress.put({ site_key: shop, site_url: 'https://shop.example', name: 'Shop' });
+      await store.wordpress.put({ site_key: shop, site_url: 'https://shop.example', name: 'Shop renamed' });
+      expect(await store.wordpress.findByUrl('https://shop.example')).toMatchObject({ site_key: shop, name: 'Shop renamed' });
+      await store.wordpress.recordCheckIn(shop, { plugin_version: '1.4.0', status: { cache: 'on' } });
+      const install = await store.wordpress.get(shop);
+      expect(install).toMatchObject({ plugin_version: '1.4.0', status: { cache: 'on' } });
+      expect(Date.parse(install!.last_check_in_at!)).not.toBeNaN();
+      expect(await store.wordpress.findByUrl('https://other.example')).toBeUndefined();
+    });
+
+    test('actions wait, oldest first, until completed', async () => {
+      const shop = await seed.addSite(['https://shop.example']);
+      const first = await store.actions.add(shop, { type: 'flush_cache' });
+      const second = await store.actions.add(shop, { type: 'ping', payload: { n: 1 } });
+      expect((await store.actions.pending(shop)).map((action) => action.id)).toEqual([first.id, second.id]);
+      await store.actions.complete(first.id, { status: 'succeeded', message: 'done', result: { entries: 3 } });
+      expect(await store.actions.get(first.id)).toMatchObject({ status: 'succeeded', message: 'done', result: { entries: 3 } });
+      expect((await store.actions.pending(shop)).map((action) => action.id)).toEqual([second.id]);
+    });
+
+    test('CSP projects: create, list by site, update, delete', async () => {
+      const shop = await seed.addSite(['https://shop.example']);
+      const project = await store.cspProjects.create({ site_key: shop, name: 'Main', mode: 'report-only', base_policy: "default-src 'self'" });
+      expect(project).toMatchObject({ site_key: shop, name: 'Main', mode: 'report-only' });
+      expect(await store.cspProjects.list(shop)).toHaveLength(1);
+      expect(await store.cspProjects.list(DEFAULT_SITE_KEY)).toHaveLength(0);
+      expect(await store.cspProjects.update(project.id, { mode: 'enforce' })).toMatchObject({ mode: 'enforce', name: 'Main' });
+      await store.cspProjects.delete(project.id);
+      expect(await store.cspProjects.get(project.id)).toBeUndefined();
+    });
+
+    test('server agents: added, found by id, heartbeats recorded', async () => {
+      const agent = await store.agents.add({ id: 'agt_1', token_hash: hashApiKey('t'), hostname: 'web1', os: 'linux', arch: 'x86_64', agent_version: '1.0.0' });
+      expect(agent).toMatchObject({ id: 'agt_1', hostname: 'web1' });
+      await store.agents.recordHeartbeat('agt_1', { agent_version: '1.0.1', status: { load: 0.4 } });
+      expect(await store.agents.get('agt_1')).toMatchObject({ agent_version: '1.0.1', status: { load: 0.4 } });
+      expect(await store.agents.get('agt_2')).toBeUndefined();
+      const shop = await seed.addSite(['https://shop.example']);
+      await store.agents.add({ id: 'agt_3', token_hash: hashApiKey('u'), hostname: 'web3', os: 'linux', arch: 'arm64', agent_version: '1.0.0', site_key: shop });
+      expect((await store.agents.list(shop)).map((each) => each.id)).toEqual(['agt_3']);
+      expect(await store.agents.list('no-site')).toEqual([]);
+    });
+  });
