@@ -9,14 +9,14 @@ export const SESSION_TTL_MS = 7 * 86_400_000;
 
 /**
  * Failed sign-ins allowed per client IP within one minute, whatever the emails tried; the next
- * attempt from that client is answered 429 until the oldest failure is a minute old (README,
- * "Sign-in": 10 failures per minute). An attempt counts from the moment it starts.
+ * attempt from that client is answered 429 until the oldest failure is a minute old (docs/access.md,
+ * "Dashboard sessions"). An attempt counts from the moment it starts.
  */
 export const SIGN_IN_FAILURES = { max: 10, windowMs: 60_000 } as const;
 
 /**
  * Failed sign-ins for one email, from all clients together, within one minute, past which the
- * clients that have themselves failed for that email are refused (README, "Sign-in"). A client
+ * clients that have themselves failed for that email are refused (docs/access.md, "Dashboard sessions"). A client
  * that has not is still heard: knowing the email must not let anyone keep its user out. One client
  * fails at most SIGN_IN_FAILURES.max times a minute, so only several clients at once reach this:
  * it slows a distributed attack (each further address gets one guess a minute) and never a person.

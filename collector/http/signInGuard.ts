@@ -5,7 +5,7 @@ import { createSignInLimiter } from './signInLimiter';
 export type SignInOutcome = 'failed' | 'signed-in' | 'not-checked';
 
 /**
- * Who may try to sign in now (README, "Sign-in"). The rule, from the two limits of core/sessions.ts:
+ * Who may try to sign in now (docs/access.md, "Dashboard sessions"). The rule, from the two limits of core/sessions.ts:
  *
  * - a client (IP) with SIGN_IN_FAILURES.max failed or running attempts in the window is refused,
  *   whatever email it tries: this is what bounds one client's guesses at one account;

@@ -4,7 +4,7 @@ import { ACCOUNT_SIGN_IN_FAILURES, SIGN_IN_FAILURES } from '../core/sessions';
 import { SIGN_IN_HASHES_AT_ONCE, signInHashing } from '../http/hashingSlots';
 import { createTestCollector } from '../testing/testCollector';
 
-// Sign-in under abuse (README, "Sign-in"): guesses sent at once, floods from many addresses, and the
+// Sign-in under abuse (docs/access.md, "Dashboard sessions"): guesses sent at once, floods from many addresses, and the
 // real user signing in from elsewhere meanwhile. Each checked password runs scrypt (seconds on a loaded machine): 120 s.
 describe('sign-in under abuse', { timeout: 120_000 }, () => {
   let collector: ReturnType<typeof createTestCollector>;
