@@ -66,7 +66,7 @@ test('exit 4 for a refused port, and exit 2 with the usage for a bad URL', async
 });
 
 test('a system resolver that never answers: exit 3, and the process ends within --timeout + 1 s of its own start-up', async () => {
-  // The lookup runs in a child process (systemResolver.ts); this preload makes its lookups hang.
+  // The lookup runs in a child process (connection/systemResolver.ts); this preload makes its lookups hang.
   const hang = join(dir, 'hang-dns.cjs');
   writeFileSync(hang, "require('node:dns').lookup = () => {};\n");
   const env = { NODE_OPTIONS: `--require ${hang}` };

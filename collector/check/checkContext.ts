@@ -1,8 +1,8 @@
 import type { Deadline } from './createDeadline';
-import type { Proxy } from './proxyFor';
-import type { Resolver } from './resolveHost';
+import type { Proxy } from './connection/proxyFor';
+import type { Resolver } from './connection/resolveHost';
 import type { Target } from './targetFromUrl';
-import type { TrustedCertificates } from './trustedCertificates';
+import type { TrustedCertificates } from './connection/trustedCertificates';
 
 /** A host the check connects to: the collector, or the page given with `--page`. */
 export interface Endpoint {

@@ -1,16 +1,16 @@
 import type { CheckContext } from './checkContext';
 import { CheckFailure, EXIT_CODES } from './checkFailure';
-import { checkConnection } from './checkConnection';
-import { checkConnectivity } from './checkConnectivity';
-import { checkPage } from './checkPage';
-import { checkSubmission } from './checkSubmission';
+import { checkConnection } from './connection/checkConnection';
+import { checkConnectivity } from './submission/checkConnectivity';
+import { checkPage } from './page/checkPage';
+import { checkSubmission } from './submission/checkSubmission';
 import { createDeadline } from './createDeadline';
-import { createReporter, type CheckOutput } from './createReporter';
+import { createReporter, type CheckOutput } from './report/createReporter';
 import { CHECK_USAGE, parseCheckArgs } from './parseCheckArgs';
-import { proxyFor } from './proxyFor';
-import type { Resolver } from './resolveHost';
-import { createSystemResolver } from './systemResolver';
-import { trustedCertificates } from './trustedCertificates';
+import { proxyFor } from './connection/proxyFor';
+import type { Resolver } from './connection/resolveHost';
+import { createSystemResolver } from './connection/systemResolver';
+import { trustedCertificates } from './connection/trustedCertificates';
 
 /** What `runCheck` is given: the command's arguments and environment, and what tests replace. */
 export interface CheckOptions {

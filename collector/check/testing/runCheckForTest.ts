@@ -1,4 +1,4 @@
-import type { ResolvedAddress, Resolver } from '../resolveHost';
+import type { ResolvedAddress, Resolver } from '../connection/resolveHost';
 import { runCheck } from '../runCheck';
 
 /**

@@ -1,6 +1,6 @@
-import type { HttpAnswer } from './httpExchange';
+import type { HttpAnswer } from '../exchange/httpExchange';
 import { printable } from './printable';
-import { readHtml } from './readHtml';
+import { readHtml } from '../page/readHtml';
 
 const header = (answer: HttpAnswer, name: string) => {
   const value = answer.headers[name];

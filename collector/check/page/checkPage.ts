@@ -1,11 +1,11 @@
 import { checkAllowedOrigin } from './checkAllowedOrigin';
-import type { CheckContext } from './checkContext';
-import { CheckFailure, checkFailure, EXIT_CODES } from './checkFailure';
-import type { RunStep } from './createReporter';
+import type { CheckContext } from '../checkContext';
+import { CheckFailure, checkFailure, EXIT_CODES } from '../checkFailure';
+import type { RunStep } from '../report/createReporter';
 import { fetchPage } from './fetchPage';
-import type { Route } from './openConnection';
+import type { Route } from '../connection/openConnection';
 import { cspProblems, pagePolicies } from './pagePolicies';
-import { printable } from './printable';
+import { printable } from '../report/printable';
 import { readHtml, type BeaconTag } from './readHtml';
 
 /** The collection API base a beacon tag names (../shared/design.md, "Endpoint resolution"), if it names one. */

@@ -1,9 +1,9 @@
-import { endpointOf, type CheckContext } from './checkContext';
-import { CheckFailure, checkFailure, EXIT_CODES } from './checkFailure';
-import type { HttpAnswer } from './httpExchange';
-import { openConnection, routeTo } from './openConnection';
-import { printable } from './printable';
-import { sendRequest } from './sendRequest';
+import { endpointOf, type CheckContext } from '../checkContext';
+import { CheckFailure, checkFailure, EXIT_CODES } from '../checkFailure';
+import type { HttpAnswer } from '../exchange/httpExchange';
+import { openConnection, routeTo } from '../connection/openConnection';
+import { printable } from '../report/printable';
+import { sendRequest } from '../exchange/sendRequest';
 
 /** Redirects a page may take before the check gives up, as browsers allow about 20. */
 const MAX_REDIRECTS = 10;

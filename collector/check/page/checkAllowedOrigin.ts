@@ -1,8 +1,8 @@
-import { answerExcerpt } from './answerExcerpt';
-import type { CheckContext, Endpoint } from './checkContext';
-import { checkFailure, EXIT_CODES } from './checkFailure';
-import { openConnection, type Route } from './openConnection';
-import { sendRequest } from './sendRequest';
+import { answerExcerpt } from '../exchange/answerExcerpt';
+import type { CheckContext, Endpoint } from '../checkContext';
+import { checkFailure, EXIT_CODES } from '../checkFailure';
+import { openConnection, type Route } from '../connection/openConnection';
+import { sendRequest } from '../exchange/sendRequest';
 
 /**
  * Does the site accept reports from `pageOrigin`? Asked as the browser asks it: the CORS preflight

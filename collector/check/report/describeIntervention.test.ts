@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { describeIntervention } from './describeIntervention';
-import type { HttpAnswer } from './httpExchange';
+import type { HttpAnswer } from '../exchange/httpExchange';
 
 const url = new URL('https://collector.example/api/test-connectivity');
 const answer = (status: number, headers: Record<string, string>, body: string): HttpAnswer => ({ status, headers, headersDistinct: {}, body, truncated: false });

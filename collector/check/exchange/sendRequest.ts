@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
-import { seconds, type CheckContext } from './checkContext';
-import { CheckFailure, checkFailure, EXIT_CODES } from './checkFailure';
+import { seconds, type CheckContext } from '../checkContext';
+import { CheckFailure, checkFailure, EXIT_CODES } from '../checkFailure';
 import { httpExchange, type HttpAnswer, type HttpCall } from './httpExchange';
-import { printable } from './printable';
+import { printable } from '../report/printable';
 
 /**
  * One HTTP request on `socket`, bounded by the deadline. A server or middlebox that keeps the

@@ -1,5 +1,5 @@
 import type { HttpAnswer } from './httpExchange';
-import { printable } from './printable';
+import { printable } from '../report/printable';
 
 /**
  * An answer as the check prints it: status and the start of the body, on one safe line.

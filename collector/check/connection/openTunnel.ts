@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import type { Socket } from 'node:net';
-import { checkFailure, EXIT_CODES } from './checkFailure';
-import { printable } from './printable';
+import { checkFailure, EXIT_CODES } from '../checkFailure';
+import { printable } from '../report/printable';
 import { proxyName, type Proxy } from './proxyFor';
 
 const basicAuth = (url: URL) =>

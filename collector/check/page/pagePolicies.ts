@@ -1,6 +1,6 @@
-import { checkPagePolicies, type PageRequirement } from '../core/csp';
-import type { HttpAnswer } from './httpExchange';
-import { printable } from './printable';
+import { checkPagePolicies, type PageRequirement } from '../../core/csp';
+import type { HttpAnswer } from '../exchange/httpExchange';
+import { printable } from '../report/printable';
 import type { HtmlFacts } from './readHtml';
 
 /** One enforced policy of the page, and where it came from (the check says which to change). */

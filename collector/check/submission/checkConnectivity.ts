@@ -1,12 +1,12 @@
 import type { Socket } from 'node:net';
-import type { CheckContext } from './checkContext';
-import { answerExcerpt } from './answerExcerpt';
-import { checkFailure, EXIT_CODES } from './checkFailure';
-import type { RunStep } from './createReporter';
-import { describeIntervention } from './describeIntervention';
-import type { HttpAnswer } from './httpExchange';
-import { printable } from './printable';
-import { sendRequest } from './sendRequest';
+import type { CheckContext } from '../checkContext';
+import { answerExcerpt } from '../exchange/answerExcerpt';
+import { checkFailure, EXIT_CODES } from '../checkFailure';
+import type { RunStep } from '../report/createReporter';
+import { describeIntervention } from '../report/describeIntervention';
+import type { HttpAnswer } from '../exchange/httpExchange';
+import { printable } from '../report/printable';
+import { sendRequest } from '../exchange/sendRequest';
 
 const parseJson = (text: string): unknown => {
   try {

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
-import { CheckFailure, checkFailure, EXIT_CODES } from './checkFailure';
-import type { Deadline } from './createDeadline';
-import { printable } from './printable';
-import { within } from './within';
+import { CheckFailure, checkFailure, EXIT_CODES } from '../checkFailure';
+import type { Deadline } from '../createDeadline';
+import { printable } from '../report/printable';
+import { within } from '../within';
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {

@@ -1,11 +1,11 @@
 import { isIP, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { CheckContext, Endpoint } from './checkContext';
+import type { CheckContext, Endpoint } from '../checkContext';
 import { reach, secureSocket } from './connectPhases';
-import type { RunStep } from './createReporter';
-import { interceptionProduct } from './interceptionProduct';
+import type { RunStep } from '../report/createReporter';
+import { interceptionProduct } from '../report/interceptionProduct';
 import type { Route } from './openConnection';
-import { printable } from './printable';
+import { printable } from '../report/printable';
 import { proxyName } from './proxyFor';
 import { resolveHost } from './resolveHost';
 

@@ -1,4 +1,4 @@
-import { CheckFailure } from './checkFailure';
+import { CheckFailure } from '../checkFailure';
 import { printable } from './printable';
 
 /** Where the check writes: step lines to `out`, usage errors to `err` (the CLI's streams). */

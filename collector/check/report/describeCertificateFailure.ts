@@ -1,6 +1,6 @@
 import { interceptionProduct, type CertificateName } from './interceptionProduct';
 import { printable } from './printable';
-import type { CertificateFacts } from './startTls';
+import type { CertificateFacts } from '../connection/startTls';
 
 /** The reading of a failed TLS step: what the certificate points to, in one sentence. */
 export interface CertificateDiagnosis {

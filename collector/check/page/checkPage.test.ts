@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from 'h3';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createTestCollector } from '../testing/testCollector';
-import { httpServer, refusedPort, type FaultServer } from './testing/faultServers';
-import { runCheckForTest } from './testing/runCheckForTest';
-import { makeTestCertificates } from './testing/testCertificates';
+import { createTestCollector } from '../../testing/testCollector';
+import { httpServer, refusedPort, type FaultServer } from '../testing/faultServers';
+import { runCheckForTest } from '../testing/runCheckForTest';
+import { makeTestCertificates } from '../testing/testCertificates';
 
 let dir: string;
 let certificates: ReturnType<typeof makeTestCertificates>;

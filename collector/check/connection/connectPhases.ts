@@ -1,16 +1,16 @@
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { seconds, type CheckContext, type Endpoint } from './checkContext';
-import { CheckFailure, checkFailure, EXIT_CODES } from './checkFailure';
-import { describeCertificateFailure } from './describeCertificateFailure';
-import { describeConnectError } from './describeConnectError';
+import { seconds, type CheckContext, type Endpoint } from '../checkContext';
+import { CheckFailure, checkFailure, EXIT_CODES } from '../checkFailure';
+import { describeCertificateFailure } from '../report/describeCertificateFailure';
+import { describeConnectError } from '../report/describeConnectError';
 import { openTcp } from './openTcp';
 import { openTunnel } from './openTunnel';
-import { printable } from './printable';
+import { printable } from '../report/printable';
 import { proxyName, type Proxy } from './proxyFor';
 import type { ResolvedAddress } from './resolveHost';
 import { inspectCertificate, startTls } from './startTls';
-import { within, type Bound } from './within';
+import { within, type Bound } from '../within';
 
 const authority = (host: string, port: number) => `${host.includes(':') ? `[${host}]` : host}:${port}`;
 

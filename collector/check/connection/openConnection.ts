@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
-import type { CheckContext, Endpoint } from './checkContext';
-import { checkFailure, EXIT_CODES } from './checkFailure';
+import type { CheckContext, Endpoint } from '../checkContext';
+import { checkFailure, EXIT_CODES } from '../checkFailure';
 import { reach, secureSocket } from './connectPhases';
 import { proxyFor, type Proxy } from './proxyFor';
 import { resolveHost, type ResolvedAddress } from './resolveHost';

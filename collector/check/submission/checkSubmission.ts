@@ -1,14 +1,14 @@
 import { hostname } from 'node:os';
-import type { CheckContext, Endpoint } from './checkContext';
-import { answerExcerpt } from './answerExcerpt';
-import { checkFailure, EXIT_CODES } from './checkFailure';
+import type { CheckContext, Endpoint } from '../checkContext';
+import { answerExcerpt } from '../exchange/answerExcerpt';
+import { checkFailure, EXIT_CODES } from '../checkFailure';
 import { describeRedirect } from './checkConnectivity';
-import type { RunStep } from './createReporter';
-import { describeIntervention } from './describeIntervention';
-import { openConnection, type Route } from './openConnection';
-import { printable } from './printable';
-import { sendRequest } from './sendRequest';
-import { CONNECTIVITY_CHECK } from '../core/connectivityCheck';
+import type { RunStep } from '../report/createReporter';
+import { describeIntervention } from '../report/describeIntervention';
+import { openConnection, type Route } from '../connection/openConnection';
+import { printable } from '../report/printable';
+import { sendRequest } from '../exchange/sendRequest';
+import { CONNECTIVITY_CHECK } from '../../core/connectivityCheck';
 
 /** What a refusal usually means, by status (../shared/design.md, "Responses"). */
 const hint = (status: number, retryAfter: string | undefined) => {
