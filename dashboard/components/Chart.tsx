@@ -1,13 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
+import type { Line } from './chartLine';
 import { Sparkline } from './Sparkline';
-
-/** One line of a chart: its label, a value per day (null: none that day) and its colour. */
-export interface Line {
-  label: string;
-  values: Array<number | null>;
-  color: string;
-}
 
 const seconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 

@@ -1,4 +1,4 @@
-import type { Line } from './Chart';
+import type { Line } from './chartLine';
 
 const WIDTH = 120;
 const HEIGHT = 36;

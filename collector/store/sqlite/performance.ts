@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { StoredPerformanceSession } from '../../core/records';
 import type { PerformanceSessionStore } from '../contract/performanceSessions';
-import type { ReportQueue } from './reportQueue';
+import type { ReportQueue } from './reportWrites';
 import { pagedList } from './rows';
 
 /**

@@ -4,7 +4,7 @@ import type { ErrorReportStore } from '../contract/errorReports';
 import type { PerformanceSessionStore } from '../contract/performanceSessions';
 import { sqlitePerformance } from './performance';
 import { sqlitePerformanceReads } from './performanceReads';
-import type { ReportQueue } from './reportQueue';
+import type { ReportQueue } from './reportWrites';
 import { sqliteReportReads } from './reportReads';
 import { sqliteReports } from './reports';
 

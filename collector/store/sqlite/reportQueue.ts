@@ -1,16 +1,9 @@
 import type { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
-import { createReportWriter, type ReportWrite, type WriteOutcome } from './reportWrites';
+import { createReportWriter, type ReportQueue, type ReportWrite, type WriteOutcome } from './reportWrites';
 import { UnknownSiteError } from '../unknownSiteError';
 import { closeSqliteThread, startCheckpointThread, startSqliteThread } from './sqliteThread';
 import type { FromWriter, ToWriter, WriterData } from './writerThread';
-
-/** Report writes, queued and group-committed: each resolves after its commit. */
-export interface ReportQueue {
-  submit(write: ReportWrite): Promise<number>;
-  /** Commits what is queued, then stops. */
-  close(): Promise<void>;
-}
 
 const settle = (outcome: WriteOutcome, resolve: (value: number) => void, reject: (error: unknown) => void) => {
   if (outcome.ok) return resolve(outcome.value);

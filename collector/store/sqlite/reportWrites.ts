@@ -32,6 +32,21 @@ export type WriteOutcome =
   | { ok: true; value: number }
   | { ok: false; error: { message: string; code?: string | undefined; unknownSite?: string | undefined } };
 
+/**
+ * Report writes, queued and group-committed: each resolves after its commit (reportQueue.ts makes
+ * them). Declared here, beside the writes it takes, rather than with the queue: the store's parts
+ * that submit writes (reports.ts, performance.ts) then need nothing of the threads, and the thread
+ * that runs the reads (writerThread.ts, reads.ts) imports none of itself back.
+ *
+ * @example
+ * const stored = await queue.submit({ kind: 'errors', siteKey, rows, context });
+ */
+export interface ReportQueue {
+  submit(write: ReportWrite): Promise<number>;
+  /** Commits what is queued, then stops. */
+  close(): Promise<void>;
+}
+
 const ERROR_COLUMNS = ['site_key', 'received_at', 'user_agent', ...ERROR_ROW_COLUMNS] as const;
 
 const SESSION_COLUMNS = [

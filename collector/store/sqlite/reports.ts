@@ -5,7 +5,7 @@ import type { CspEvidence, CspReportStore } from '../contract/cspReports';
 import type { ErrorReportStore } from '../contract/errorReports';
 import { cspRows } from './cspRows';
 import { errorRows } from './errorRows';
-import type { ReportQueue } from './reportQueue';
+import type { ReportQueue } from './reportWrites';
 import { pagedList } from './rows';
 
 const DAY = 86_400_000;
