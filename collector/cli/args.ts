@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Links } from '../core/setupUrls';
 import { isPostgresUrl, openStore } from '../store/openStore';
 import type { Store } from '../store/contract';
@@ -23,50 +22,11 @@ export const readStdin = async (io: CliIO) => {
   return text;
 };
 
-/** A mistake in the command line: main() prints it with the usage and exits 2. */
+/** A mistake in the command line: main() prints it with the command's help and exits 2. */
 export class UsageError extends Error {}
 
-const common = {
-  db: { type: 'string' },
-  'database-url': { type: 'string' },
-  json: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} satisfies ParseArgsConfig['options'];
-
 /**
- * A command's options, with `--db`, `--json` and `--help`; an unknown or malformed one is a UsageError.
- *
- * @example
- * const values = parseOptions(['--site', 'abc', '--json'], { site: { type: 'string' } }); // { site: 'abc', json: true, ... }
- */
-export const parseOptions = <O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) => {
-  try {
-    return parseArgs({ args, options: { ...common, ...options }, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-};
-
-/**
- * A command's options and its one argument (`key revoke KEY`, `agent revoke AGENT_ID`): a
- * UsageError naming `label` when it is missing or followed by another.
- *
- * @example
- * const { values, argument } = parseWithArgument(['agt_1', '--json'], {}, 'AGENT_ID'); // argument: 'agt_1'
- */
-export const parseWithArgument = <O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, label: string) => {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: { ...common, ...options }, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (parsed.positionals.length != 1) throw new UsageError(`expected one ${label}, got ${parsed.positionals.length}`);
-  return { values: parsed.values, argument: parsed.positionals[0]! };
-};
-
-/**
- * Where a command's data is (../shared/design.md, CLI and "Scale-out"): `--database-url` (a
+ * Where a command's data is (README, "The collector" and "Several collectors on PostgreSQL"): `--database-url` (a
  * PostgreSQL URL) or `--db FILE` (SQLite), never both; else `SITEBEACON_DATABASE_URL`, else
  * `SITEBEACON_DB`, else ./data/sitebeacon.db. A flag wins over the environment.
  *
@@ -124,15 +84,12 @@ export const withStore = async <T>(location: string, work: (store: Store) => Pro
 /** A URL option without its trailing slashes, or undefined when not given. */
 export const baseUrl = (value: string | undefined) => value?.replace(/\/+$/, '') || undefined;
 
-/** The options naming where the collector is reached, as `site add` and `snippet` take them. */
-export const LINK_OPTIONS = { 'public-url': { type: 'string' }, 'ingest-url': { type: 'string' } } as const;
-
 /**
- * Where the collector is reached, for the URLs a command prints: `--public-url` (env
- * SITEBEACON_PUBLIC_URL, default http://127.0.0.1:8787) and `--ingest-url` (env SITEBEACON_INGEST_URL).
+ * Where the collector is reached, for the URLs a command prints: `--public-url` (default
+ * http://127.0.0.1:8787) and `--ingest-url`, or their variables (commonFlags.ts LINK_FLAGS).
  */
-export const linksFrom = (values: { 'public-url'?: string | undefined; 'ingest-url'?: string | undefined }, io: CliIO): Links => {
-  const appUrl = baseUrl(values['public-url'] || io.env.SITEBEACON_PUBLIC_URL) || 'http://127.0.0.1:8787';
-  const ingestUrl = baseUrl(values['ingest-url'] || io.env.SITEBEACON_INGEST_URL);
+export const linksFrom = (values: { 'public-url'?: string | undefined; 'ingest-url'?: string | undefined }): Links => {
+  const appUrl = baseUrl(values['public-url']) || 'http://127.0.0.1:8787';
+  const ingestUrl = baseUrl(values['ingest-url']);
   return { appUrl: () => appUrl, ingestUrl: () => ingestUrl };
 };

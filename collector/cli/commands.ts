@@ -1,8 +1,8 @@
 import { actionAdd } from './actionAdd';
 import { agentRevoke } from './agentRevoke';
 import { backup } from './backup';
-import type { CliIO } from './args';
 import { check } from './check';
+import type { AnyCommand } from './defineCommand';
 import { exportRecords } from './exportRecords';
 import { keyCreate } from './keyCreate';
 import { keyRevoke } from './keyRevoke';
@@ -18,30 +18,28 @@ import { userRemove } from './userRemove';
 import { userResetPassword } from './userResetPassword';
 import { userSignOut } from './userSignOut';
 
-/** A command: resolves to its exit code, or to nothing for 0. */
-export type Command = (args: string[], io: CliIO) => Promise<number | void>;
-
 /**
- * The command table: the words that name a command, and what runs it with the arguments after
- * them. Longest names first is not needed: no name is a prefix of another.
+ * The command table, in the order `sitebeacon --help` and the README list them. Each command is
+ * declared once, in its own file (defineCommand.ts): its words, flags, arguments, help and action.
+ * No command's words are a prefix of another's.
  */
-export const COMMANDS: Array<{ name: string[]; run: Command }> = [
-  { name: ['serve'], run: serve },
-  { name: ['site', 'add'], run: siteAdd },
-  { name: ['snippet'], run: snippetCommand },
-  { name: ['site', 'rotate-key'], run: siteRotateKey },
-  { name: ['key', 'create'], run: keyCreate },
-  { name: ['key', 'revoke'], run: keyRevoke },
-  { name: ['agent', 'revoke'], run: agentRevoke },
-  { name: ['wordpress', 'revoke'], run: wordpressRevoke },
-  { name: ['action', 'add'], run: actionAdd },
-  { name: ['export'], run: exportRecords },
-  { name: ['user', 'add'], run: userAdd },
-  { name: ['user', 'remove'], run: userRemove },
-  { name: ['user', 'reset-password'], run: userResetPassword },
-  { name: ['user', 'sign-out'], run: userSignOut },
-  { name: ['check'], run: check },
-  { name: ['migrate'], run: migrate },
-  { name: ['backup'], run: backup },
-  { name: ['restore'], run: restore },
+export const COMMANDS: readonly AnyCommand[] = [
+  serve,
+  siteAdd,
+  snippetCommand,
+  siteRotateKey,
+  keyCreate,
+  keyRevoke,
+  agentRevoke,
+  wordpressRevoke,
+  actionAdd,
+  userAdd,
+  userRemove,
+  userResetPassword,
+  userSignOut,
+  exportRecords,
+  migrate,
+  backup,
+  restore,
+  check,
 ];

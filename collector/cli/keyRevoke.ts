@@ -1,22 +1,30 @@
 import { hashApiKey } from '../core/keys';
-import { databaseLocation, parseWithArgument, withStore, type CliIO } from './args';
+import { databaseLocation, withStore } from './args';
+import { DATABASE_FLAGS } from './commonFlags';
+import { defineCommand } from './defineCommand';
 
 /**
  * `sitebeacon key revoke KEY`: the API key is refused (401) from the next request on, by every
  * collector sharing the database: keys are looked up on each request, never cached.
  */
-export const keyRevoke = async (args: string[], io: CliIO) => {
-  const { values, argument: key } = parseWithArgument(args, {}, 'KEY (the API key to revoke)');
-  const keyHash = hashApiKey(key);
-  const revoked = await withStore(databaseLocation(values, io), async (store) => {
-    const found = await store.apiKeys.findByHash(keyHash);
-    return found && (await store.apiKeys.revoke(keyHash)) ? found : undefined;
-  });
-  if (!revoked) throw new Error('no API key matches: it was never created here, or is already revoked');
-  const scope = revoked.site_key ? `site ${revoked.site_key}` : 'the whole installation';
-  io.out(
-    values.json
-      ? JSON.stringify({ revoked: true, name: revoked.name, ...(revoked.site_key ? { site_key: revoked.site_key } : {}) })
-      : `Revoked API key "${revoked.name}" (${scope}): it is refused from the next request on.`,
-  );
-};
+export const keyRevoke = defineCommand({
+  name: ['key', 'revoke'],
+  summary: 'the API key is refused from the next request on',
+  help: 'the API key is refused (401) from the next request on, by every collector on the database',
+  args: [{ name: 'KEY', help: 'the API key to revoke' }],
+  flags: { ...DATABASE_FLAGS },
+  run: async ({ values, args: [key] }, io) => {
+    const keyHash = hashApiKey(key!);
+    const revoked = await withStore(databaseLocation(values, io), async (store) => {
+      const found = await store.apiKeys.findByHash(keyHash);
+      return found && (await store.apiKeys.revoke(keyHash)) ? found : undefined;
+    });
+    if (!revoked) throw new Error('no API key matches: it was never created here, or is already revoked');
+    const scope = revoked.site_key ? `site ${revoked.site_key}` : 'the whole installation';
+    io.out(
+      values.json
+        ? JSON.stringify({ revoked: true, name: revoked.name, ...(revoked.site_key ? { site_key: revoked.site_key } : {}) })
+        : `Revoked API key "${revoked.name}" (${scope}): it is refused from the next request on.`,
+    );
+  },
+});

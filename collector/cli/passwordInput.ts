@@ -1,8 +1,15 @@
 import { newPassword } from '../core/passwords';
 import { readStdin, UsageError, type CliIO } from './args';
+import type { Flag } from './defineCommand';
 
 /** Shorter passwords are refused: a generated one has 20 characters. */
 const MIN_PASSWORD = 10;
+
+/** `--password-stdin`, as `user add` and `user reset-password` take it. */
+export const PASSWORD_STDIN_FLAG = {
+  type: 'boolean',
+  help: `the password is the first line of standard input (\`echo PASSWORD | sitebeacon …\`), at least ${MIN_PASSWORD} characters; without it one is generated and printed once`,
+} as const satisfies Flag;
 
 /**
  * The password `user add` and `user reset-password` give: the first line of standard input with

@@ -1,6 +1,8 @@
 import { newSiteKey } from '../core/keys';
 import { cspSources, setupUrls, snippet } from '../core/setupUrls';
-import { databaseLocation, LINK_OPTIONS, linksFrom, parseOptions, UsageError, withStore, type CliIO } from './args';
+import { databaseLocation, linksFrom, UsageError, withStore } from './args';
+import { DATABASE_FLAGS, LINK_FLAGS } from './commonFlags';
+import { defineCommand } from './defineCommand';
 import { pasteText } from './pasteText';
 
 const toOrigin = (value: string) => {
@@ -15,36 +17,44 @@ const toOrigin = (value: string) => {
  * snippet (the early-capture stub and the script tag: docs/early-capture.md) and the CSP sources
  * its pages need; `--json` adds the script tag alone, `snippet_without_stub`.
  */
-export const siteAdd = async (args: string[], io: CliIO) => {
-  const values = parseOptions(args, {
-    origin: { type: 'string', multiple: true },
-    name: { type: 'string' },
-    ...LINK_OPTIONS,
-  });
-  const origins = (values.origin || []).map(toOrigin);
-  if (!origins.length) throw new UsageError('site add needs at least one --origin URL');
-  const siteKey = newSiteKey();
-  const site = await withStore(databaseLocation(values, io), (store) =>
-    store.sites.create({ site_key: siteKey, name: values.name || siteKey, allowed_origins: origins }),
-  );
-  const urls = setupUrls(linksFrom(values, io));
-  const tag = snippet(urls, site.site_key);
-  const sources = cspSources(urls);
-  if (values.json) {
-    io.out(
-      JSON.stringify({
-        site_key: site.site_key,
-        name: site.name,
-        allowed_origins: site.allowed_origins,
-        snippet: tag,
-        snippet_without_stub: snippet(urls, site.site_key, { stub: false }),
-        csp_sources: sources,
-      }),
+export const siteAdd = defineCommand({
+  name: ['site', 'add'],
+  summary: 'create a site; print its key, its snippet and the CSP sources its pages need',
+  help:
+    'creates a site; prints its key, the snippet (the early-capture stub, then the script tag, served and collected from `--ingest-url` when given) ' +
+    "and the CSP sources its pages need, the stub's `'sha256-…'` among them " +
+    '(`--json`: `{"site_key", "name", "allowed_origins", "snippet", "snippet_without_stub", "csp_sources"}`)',
+  flags: {
+    origin: { type: 'string', multiple: true, required: true, value: 'URL', help: 'an origin whose pages may send reports (repeat it for each)' },
+    name: { type: 'string', value: 'NAME', help: "the site's name in the dashboard (default: its key)" },
+    ...LINK_FLAGS,
+    ...DATABASE_FLAGS,
+  },
+  run: async ({ values }, io) => {
+    const origins = values.origin!.map(toOrigin);
+    const siteKey = newSiteKey();
+    const site = await withStore(databaseLocation(values, io), (store) =>
+      store.sites.create({ site_key: siteKey, name: values.name || siteKey, allowed_origins: origins }),
     );
-  } else {
-    io.out(
-      `Created site "${site.name}"\n  site key:        ${site.site_key}\n  allowed origins: ${origins.join(', ')}\n\n` +
-        pasteText('Paste into every page:', tag, sources),
-    );
-  }
-};
+    const urls = setupUrls(linksFrom(values));
+    const tag = snippet(urls, site.site_key);
+    const sources = cspSources(urls);
+    if (values.json) {
+      io.out(
+        JSON.stringify({
+          site_key: site.site_key,
+          name: site.name,
+          allowed_origins: site.allowed_origins,
+          snippet: tag,
+          snippet_without_stub: snippet(urls, site.site_key, { stub: false }),
+          csp_sources: sources,
+        }),
+      );
+    } else {
+      io.out(
+        `Created site "${site.name}"\n  site key:        ${site.site_key}\n  allowed origins: ${origins.join(', ')}\n\n` +
+          pasteText('Paste into every page:', tag, sources),
+      );
+    }
+  },
+});

@@ -1,7 +1,9 @@
 import { newSiteKey } from '../core/keys';
 import { DEFAULT_SITE_KEY } from '../core/records';
 import { cspSources, setupUrls, snippet } from '../core/setupUrls';
-import { databaseLocation, LINK_OPTIONS, linksFrom, parseOptions, UsageError, withStore, type CliIO } from './args';
+import { databaseLocation, linksFrom, withStore } from './args';
+import { DATABASE_FLAGS, LINK_FLAGS } from './commonFlags';
+import { defineCommand } from './defineCommand';
 import { pasteText } from './pasteText';
 
 /**
@@ -11,32 +13,42 @@ import { pasteText } from './pasteText';
  * database: once their 5 s site cache expires), and the pages need the new snippet, printed here
  * with the CSP sources it needs (the stub's hash is the same for every site: docs/early-capture.md).
  */
-export const siteRotateKey = async (args: string[], io: CliIO) => {
-  const values = parseOptions(args, { site: { type: 'string' }, ...LINK_OPTIONS });
-  const siteKey = values.site;
-  if (!siteKey) throw new UsageError('site rotate-key needs --site SITE_KEY');
-  // The unkeyed endpoints (spec section 4) store under the default site by its fixed key.
-  if (siteKey == DEFAULT_SITE_KEY) throw new Error(`the default site's key is fixed: the spec's unkeyed endpoints store under "${DEFAULT_SITE_KEY}"`);
-  const site = await withStore(databaseLocation(values, io), (store) => store.sites.rotateKey(siteKey, newSiteKey()));
-  if (!site) throw new Error(`no site has the key "${siteKey}"`);
-  const urls = setupUrls(linksFrom(values, io));
-  const tag = snippet(urls, site.site_key);
-  const sources = cspSources(urls);
-  if (values.json) {
-    io.out(
-      JSON.stringify({
-        site_key: site.site_key,
-        previous_site_key: siteKey,
-        name: site.name,
-        snippet: tag,
-        snippet_without_stub: snippet(urls, site.site_key, { stub: false }),
-        csp_sources: sources,
-      }),
-    );
-  } else {
-    io.out(
-      `Site "${site.name}" has a new key; "${siteKey}" is refused from the next request on.\n  site key: ${site.site_key}\n\n` +
-        pasteText('Replace the snippet in every page with:', tag, sources),
-    );
-  }
-};
+export const siteRotateKey = defineCommand({
+  name: ['site', 'rotate-key'],
+  summary: 'a new public key for the site; prints it and the new snippet; the old key is refused',
+  help:
+    'a new public key for the site, when the old one is abused; everything stored moves to it, the old key answers 404 `unknown_site` from the next request on; ' +
+    'prints the new key, the snippet to deploy and its CSP sources (`--json`: `{"site_key", "previous_site_key", "name", "snippet", "snippet_without_stub", "csp_sources"}`)',
+  flags: {
+    site: { type: 'string', value: 'SITE_KEY', required: true, help: 'the site whose key to replace' },
+    ...LINK_FLAGS,
+    ...DATABASE_FLAGS,
+  },
+  run: async ({ values }, io) => {
+    const siteKey = values.site!;
+    // The unkeyed endpoints (spec section 4) store under the default site by its fixed key.
+    if (siteKey == DEFAULT_SITE_KEY) throw new Error(`the default site's key is fixed: the spec's unkeyed endpoints store under "${DEFAULT_SITE_KEY}"`);
+    const site = await withStore(databaseLocation(values, io), (store) => store.sites.rotateKey(siteKey, newSiteKey()));
+    if (!site) throw new Error(`no site has the key "${siteKey}"`);
+    const urls = setupUrls(linksFrom(values));
+    const tag = snippet(urls, site.site_key);
+    const sources = cspSources(urls);
+    if (values.json) {
+      io.out(
+        JSON.stringify({
+          site_key: site.site_key,
+          previous_site_key: siteKey,
+          name: site.name,
+          snippet: tag,
+          snippet_without_stub: snippet(urls, site.site_key, { stub: false }),
+          csp_sources: sources,
+        }),
+      );
+    } else {
+      io.out(
+        `Site "${site.name}" has a new key; "${siteKey}" is refused from the next request on.\n  site key: ${site.site_key}\n\n` +
+          pasteText('Replace the snippet in every page with:', tag, sources),
+      );
+    }
+  },
+});

@@ -1,14 +1,23 @@
-import { databaseLocation, withStore, type CliIO } from './args';
-import { parseUserEmail } from './userEmail';
+import { databaseLocation, withStore } from './args';
+import { DATABASE_FLAGS } from './commonFlags';
+import { defineCommand } from './defineCommand';
+import { userEmail } from './userEmail';
 
 /**
  * `sitebeacon user remove EMAIL`: the dashboard user and every session of theirs are deleted; their
  * session cookie is refused (401) from the next request on, by every collector sharing the
  * database: sessions are looked up in the store on each request, never cached (http/sessionAuth.ts).
  */
-export const userRemove = async (args: string[], io: CliIO) => {
-  const { values, email } = parseUserEmail(args, {}, 'remove');
-  const removed = await withStore(databaseLocation(values, io), (store) => store.users.remove(email));
-  if (!removed) throw new Error(`no user has the email ${email}`);
-  io.out(values.json ? JSON.stringify({ removed: true, email }) : `Removed user ${email}: signed out everywhere, and refused from the next request on.`);
-};
+export const userRemove = defineCommand({
+  name: ['user', 'remove'],
+  summary: 'delete the user; their sessions end from the next request on',
+  help: 'deletes the user and every session of theirs: their cookie is refused (401) from the next request on, by every collector on the database (`--json`: `{"removed", "email"}`)',
+  args: [{ name: 'EMAIL', help: 'the user to remove' }],
+  flags: { ...DATABASE_FLAGS },
+  run: async ({ values, args: [argument] }, io) => {
+    const email = userEmail(argument!, 'remove');
+    const removed = await withStore(databaseLocation(values, io), (store) => store.users.remove(email));
+    if (!removed) throw new Error(`no user has the email ${email}`);
+    io.out(values.json ? JSON.stringify({ removed: true, email }) : `Removed user ${email}: signed out everywhere, and refused from the next request on.`);
+  },
+});

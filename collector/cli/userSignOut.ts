@@ -1,17 +1,26 @@
-import { databaseLocation, withStore, type CliIO } from './args';
-import { parseUserEmail } from './userEmail';
+import { databaseLocation, withStore } from './args';
+import { DATABASE_FLAGS } from './commonFlags';
+import { defineCommand } from './defineCommand';
+import { userEmail } from './userEmail';
 
 /**
  * `sitebeacon user sign-out EMAIL`: ends every session of the user (a lost laptop, a shared
  * browser); their cookies are refused (401) from the next request on, by every collector sharing
  * the database. Their password is unchanged (`user reset-password` changes it and signs out too).
  */
-export const userSignOut = async (args: string[], io: CliIO) => {
-  const { values, email } = parseUserEmail(args, {}, 'sign-out');
-  const ended = await withStore(databaseLocation(values, io), async (store) => {
-    const user = await store.users.findByEmail(email);
-    return user && (await store.sessions.deleteForUser(user.id));
-  });
-  if (ended === undefined) throw new Error(`no user has the email ${email}`);
-  io.out(values.json ? JSON.stringify({ email, sessions_ended: ended }) : `Signed ${email} out everywhere: ${ended} session(s) ended.`);
-};
+export const userSignOut = defineCommand({
+  name: ['user', 'sign-out'],
+  summary: 'end every session of the user from the next request on',
+  help: 'ends every session of the user (a lost laptop, a shared browser); the password is unchanged (`--json`: `{"email", "sessions_ended"}`)',
+  args: [{ name: 'EMAIL', help: 'the user to sign out' }],
+  flags: { ...DATABASE_FLAGS },
+  run: async ({ values, args: [argument] }, io) => {
+    const email = userEmail(argument!, 'sign-out');
+    const ended = await withStore(databaseLocation(values, io), async (store) => {
+      const user = await store.users.findByEmail(email);
+      return user && (await store.sessions.deleteForUser(user.id));
+    });
+    if (ended === undefined) throw new Error(`no user has the email ${email}`);
+    io.out(values.json ? JSON.stringify({ email, sessions_ended: ended }) : `Signed ${email} out everywhere: ${ended} session(s) ended.`);
+  },
+});

@@ -1,4 +1,6 @@
-import { databaseLocation, parseOptions, UsageError, withStore, type CliIO } from './args';
+import { databaseLocation, withStore } from './args';
+import { DATABASE_FLAGS } from './commonFlags';
+import { defineCommand } from './defineCommand';
 
 /**
  * `sitebeacon wordpress revoke --site SITE_KEY`: removes the site's WordPress installation and its
@@ -6,15 +8,19 @@ import { databaseLocation, parseOptions, UsageError, withStore, type CliIO } fro
  * plugin authenticates with an API key: revoke that key too (`key revoke`) so that it cannot
  * register again.
  */
-export const wordpressRevoke = async (args: string[], io: CliIO) => {
-  const values = parseOptions(args, { site: { type: 'string' } });
-  const siteKey = values.site;
-  if (!siteKey) throw new UsageError('wordpress revoke needs --site SITE_KEY');
-  const revoked = await withStore(databaseLocation(values, io), (store) => store.wordpress.revoke(siteKey));
-  if (!revoked) throw new Error(`the site "${siteKey}" has no WordPress installation`);
-  io.out(
-    values.json
-      ? JSON.stringify({ revoked: true, site_key: siteKey })
-      : `Removed the WordPress installation of site ${siteKey} and its pending actions.\nIts plugin's API key still works: revoke it too (sitebeacon key revoke KEY) so that it cannot register again.`,
-  );
-};
+export const wordpressRevoke = defineCommand({
+  name: ['wordpress', 'revoke'],
+  summary: "remove the site's WordPress installation and its pending actions",
+  help: "removes the site's WordPress installation and its pending actions (check-ins answer 404); revoke the plugin's API key too, or it can register again",
+  flags: { site: { type: 'string', value: 'SITE_KEY', required: true, help: 'the WordPress site' }, ...DATABASE_FLAGS },
+  run: async ({ values }, io) => {
+    const siteKey = values.site!;
+    const revoked = await withStore(databaseLocation(values, io), (store) => store.wordpress.revoke(siteKey));
+    if (!revoked) throw new Error(`the site "${siteKey}" has no WordPress installation`);
+    io.out(
+      values.json
+        ? JSON.stringify({ revoked: true, site_key: siteKey })
+        : `Removed the WordPress installation of site ${siteKey} and its pending actions.\nIts plugin's API key still works: revoke it too (sitebeacon key revoke KEY) so that it cannot register again.`,
+    );
+  },
+});
