@@ -60,6 +60,11 @@ export interface CollectorOptions {
    * (`serve --log-level`); the entries of the others are not even made (docs/performance.md). Default 0: all.
    */
   logRequestMinimumStatus?: number | undefined;
+  /**
+   * Checks every answer against the schema its route declares (http/checkAnswer.ts), answering 500
+   * where one differs: the test collector's setting (testing/testCollector.ts), off in production.
+   */
+  checkAnswers?: boolean | undefined;
 }
 
 /** One line of the request log. */
@@ -151,6 +156,12 @@ export const createCollector = (options: CollectorOptions): H3 => {
   const checkRate = createRateCheck({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, trustProxy);
   // The database probe of GET /metrics is the health check's (routes/health.ts).
   const metrics = createMetrics({ checkDatabase: () => store.checkWritable() });
-  mountRoutes(app, collectorRoutes(options, metrics), { store, checkRate, appUrl: () => setupUrls(options.links).app_url, metrics });
+  mountRoutes(app, collectorRoutes(options, metrics), {
+    store,
+    checkRate,
+    appUrl: () => setupUrls(options.links).app_url,
+    metrics,
+    checkAnswers: options.checkAnswers,
+  });
   return app;
 };

@@ -1,5 +1,6 @@
 import type { H3, H3Event } from 'h3';
 import { apiError } from './apiError';
+import { checkAnswer } from './checkAnswer';
 import { StoreUnavailableError } from '../store/storeUnavailableError';
 import { UnhealthyStoreError } from '../store/unhealthyStoreError';
 import { UnknownSiteError } from '../store/unknownSiteError';
@@ -20,23 +21,23 @@ export const allowedMethods = (routes: Route[]): Method[] => {
   return [...methods];
 };
 
-type Deps = AuthDeps & { readSlots: ReadSlots };
+type Deps = AuthDeps & { readSlots: ReadSlots; checkAnswers?: boolean | undefined };
 
 const handle = async (route: Route, deps: Deps, event: H3Event) => {
   // Authentication comes first: a caller without the right to call learns nothing about validation.
   const caller = await authenticate(route.auth, event, deps, { ownOrigin: route.ownOrigin });
   const identity = route.heavyRead ? callerOf(caller) : undefined;
-  if (identity === undefined) return await handleAs(route, event, caller);
+  if (identity === undefined) return await handleAs(route, event, caller, deps);
   // A heavy read holds its caller's slot until its answer is made (http/readSlots.ts).
   const release = deps.readSlots.take(identity);
   try {
-    return await handleAs(route, event, caller);
+    return await handleAs(route, event, caller, deps);
   } finally {
     release();
   }
 };
 
-const handleAs = async (route: Route, event: H3Event, caller: Caller) => {
+const handleAs = async (route: Route, event: H3Event, caller: Caller, { checkAnswers }: Deps) => {
   const query = route.query ? await validateQuery(event, route.query) : undefined;
   const body = route.body
     ? await validateBody(
@@ -45,7 +46,9 @@ const handleAs = async (route: Route, event: H3Event, caller: Caller) => {
         route.body.invalidCode ?? 'invalid_request',
       )
     : undefined;
-  return await route.handle({ event, body, query, ...caller });
+  const answer = await route.handle({ event, body, query, ...caller });
+  if (checkAnswers) checkAnswer(route, answer instanceof Response ? answer.status : (event.res.status ?? 200), answer);
+  return answer;
 };
 
 /** Seconds a client is asked to wait before it sends a request again that the database could not take. */
@@ -85,11 +88,17 @@ const handlerOf = (route: Route, deps: Deps) => async (event: H3Event) => {
  * method answers 405 with `Allow` (without this h3 would answer 404). With `metrics`, the answers
  * of a route that declares a `metric` are counted (http/metrics.ts). A route that declares
  * `heavyRead` is bounded per caller (http/readSlots.ts; `readSlots`, one per collector by default).
+ * With `checkAnswers` (the test collector's), every answer is checked against the schema its route
+ * declares for its status (http/checkAnswer.ts): one that differs is a 500, logged with the difference.
  *
  * @example
  * mountRoutes(app, [...connectivityRoutes(), ...errorReportRoutes(deps)], deps);
  */
-export const mountRoutes = (app: H3, routes: Route[], { readSlots = createReadSlots(), ...deps }: AuthDeps & { metrics?: Metrics; readSlots?: ReadSlots }) => {
+export const mountRoutes = (
+  app: H3,
+  routes: Route[],
+  { readSlots = createReadSlots(), ...deps }: AuthDeps & { metrics?: Metrics; readSlots?: ReadSlots; checkAnswers?: boolean | undefined },
+) => {
   const byPath = new Map<string, Route[]>();
   for (const route of routes) {
     app.on(route.method, route.path, countAnswers(route, deps.metrics, handlerOf(route, { ...deps, readSlots })));

@@ -49,8 +49,54 @@ export interface RouteContext<Body, Query> extends Caller {
   query: Query;
 }
 
-/** A documented response: a description, and the JSON schema of its body when it has one. */
-export type ResponseDoc = string | { description: string; schema?: Json; contentType?: string };
+/**
+ * A documented answer: a description alone (a body-less success such as 204, or an error, which
+ * has the one error shape of apiErrorBody.ts); a JSON body's valibot schema, which types
+ * the handler's return, documents the body in the OpenAPI document and, in tests, validates every
+ * answer (http/checkAnswer.ts); or a body that is not JSON (HTML, a script, a file), by its
+ * Content-Type, optionally with the schema of the JSON text it carries.
+ */
+export type ResponseDoc =
+  | string
+  | { description: string; schema: v.GenericSchema; contentType?: undefined }
+  | { description: string; contentType: string; schema?: v.GenericSchema | undefined };
+
+/** A route's documented answers, by status. */
+export type Responses = Record<number, ResponseDoc | undefined>;
+
+/** A body that is not serialised as JSON by h3: text, bytes, a stream or a whole Response. */
+export type RawBody = string | Uint8Array | ReadableStream | Response | null;
+
+/**
+ * What a handler may return for its declared answers: the input of each JSON body's schema, a raw
+ * body where a Content-Type is declared, and null for a body-less success (204, 304); an error
+ * described by words alone is thrown (apiError), never returned.
+ */
+export type AnswerOf<R extends Responses> = {
+  [S in keyof R]: R[S] extends { contentType: string }
+    ? RawBody
+    : R[S] extends { schema: infer Schema extends v.GenericSchema }
+      ? v.InferInput<Schema>
+      : `${S & number}` extends `2${string}` | `3${string}`
+        ? null
+        : never;
+}[keyof R];
+
+/** What a client reads from a route: the output of its success bodies' schemas. */
+export type SuccessOf<R extends Responses> = {
+  [S in keyof R]: `${S & number}` extends `2${string}` ? (R[S] extends { schema: infer Schema extends v.GenericSchema } ? v.InferOutput<Schema> : never) : never;
+}[keyof R];
+
+/** A request body a route reads: its schema, media types and the 400 it answers when invalid. */
+export interface BodyDeclaration<Body> {
+  schema: v.GenericSchema<unknown, Body>;
+  /** Accepted Content-Types (default: application/json). */
+  mediaTypes?: string[];
+  /** The code of a 400 for a body that does not validate (default `invalid_request`). */
+  invalidCode?: 'invalid_request' | 'invalid_report';
+  /** The documented schema, when the validating one is not expressible as JSON Schema. */
+  jsonSchema?: Json;
+}
 
 /**
  * One endpoint, declared once: method, path, auth, schemas, documented answers and handler.
@@ -65,18 +111,13 @@ export interface Route<Body = unknown, Query = unknown> {
   /** Grouping in the API reference. */
   tag: string;
   auth: Auth;
-  body?: {
-    schema: v.GenericSchema<unknown, Body>;
-    /** Accepted Content-Types (default: application/json). */
-    mediaTypes?: string[];
-    /** The code of a 400 for a body that does not validate (default `invalid_request`). */
-    invalidCode?: 'invalid_request' | 'invalid_report';
-    /** The documented schema, when the validating one is not expressible as JSON Schema. */
-    jsonSchema?: Json;
-  };
+  body?: BodyDeclaration<Body>;
   query?: v.GenericSchema<Record<string, unknown>, Query>;
-  /** The answers beyond what auth, body and query add on their own (401, 403, 404, 400, 413, 415, 429). */
-  responses: Record<number, ResponseDoc>;
+  /**
+   * The answers beyond what auth, body and query add on their own (401, 403, 404, 400, 413, 415,
+   * 429), each success with its body's schema or Content-Type (routes/routeResponses.test.ts).
+   */
+  responses: Responses;
   /**
    * With `site` or `ingest` auth: this collector's own origin (the dashboard's, `{app_url}`) passes
    * the origin check too, marked `ownOrigin` (the dashboard's connectivity check submits so).
@@ -96,10 +137,30 @@ export interface Route<Body = unknown, Query = unknown> {
 }
 
 /**
- * Declares a route; the identity function, for type inference of body and query.
+ * The types a declared route carries for clients (routes/apiTypes.ts): its method, its path
+ * template, its query's input and its answers. A phantom property: never set, zero bytes.
+ */
+export interface RouteTypes<M extends Method, P extends string, Query, R extends Responses> {
+  readonly '~types'?: { method: M; path: P; query: Query; responses: R };
+}
+
+/**
+ * Declares a route; the identity function, for type inference: the body and query from their
+ * schemas, and the handler's return from `responses` (a handler answering another shape does not
+ * compile).
  *
  * @example
  * defineRoute({ method: 'GET', path: '/api/test-connectivity', tag: 'Collection', summary: '…', auth: 'none',
- *   responses: { 200: 'Connected' }, handle: () => ({ status: 'success' }) });
+ *   responses: { 200: { description: 'Connected', schema: v.object({ status: v.literal('success') }) } },
+ *   handle: () => ({ status: 'success' as const }) });
  */
-export const defineRoute = <Body = undefined, Query = undefined>(route: Route<Body, Query>): Route => route as Route;
+export const defineRoute = <M extends Method, P extends string, R extends Responses, Body = undefined, Query = undefined, QueryIn = undefined>(
+  route: Omit<Route, 'method' | 'path' | 'body' | 'query' | 'responses' | 'handle'> & {
+    method: M;
+    body?: BodyDeclaration<Body>;
+    path: P;
+    query?: v.GenericSchema<QueryIn, Query>;
+    responses: R;
+    handle(context: RouteContext<Body, Query>): AnswerOf<R> | Promise<AnswerOf<R>>;
+  },
+): Route & RouteTypes<M, P, QueryIn, R> => route as unknown as Route & RouteTypes<M, P, QueryIn, R>;

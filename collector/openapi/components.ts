@@ -1,3 +1,6 @@
+import { ApiErrorBodySchema } from '../http/apiErrorBody';
+import { jsonSchemaOf } from './jsonSchemaOf';
+
 /** The shared pieces of the OpenAPI document: security schemes and the schemas routes refer to. */
 export const OPENAPI_COMPONENTS = {
   securitySchemes: {
@@ -7,25 +10,12 @@ export const OPENAPI_COMPONENTS = {
     agentToken: { type: 'http', scheme: 'bearer', description: 'The agent token `register` answered (sba_...)' },
   },
   schemas: {
-    Error: {
-      type: 'object',
-      required: ['error'],
-      properties: {
-        error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
-      },
-    },
-    Accepted: { type: 'object', properties: { status: { const: 'accepted' }, accepted: { type: 'integer' } } },
+    /** Every refusal's body, declared once. */
+    Error: /* @__PURE__ */ jsonSchemaOf(ApiErrorBodySchema),
     ReportingApiReport: {
       type: 'object',
       required: ['type', 'body'],
       properties: { type: { type: 'string' }, age: { type: 'number' }, url: { type: 'string' }, user_agent: { type: 'string' }, body: { type: 'object' } },
-    },
-    Page: {
-      type: 'object',
-      properties: {
-        data: { type: 'array', items: { type: 'object' } },
-        next_cursor: { type: ['string', 'null'], description: 'Opaque: pass it as `cursor` for the next page' },
-      },
     },
   },
 };

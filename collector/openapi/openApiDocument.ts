@@ -6,7 +6,6 @@ import { jsonSchemaOf } from './jsonSchemaOf';
 
 type Json = Record<string, unknown>;
 
-
 const SECURITY: Partial<Record<Auth, Json[]>> = {
   apiKey: [{ bearer: [] }, { apiKeyHeader: [] }],
   siteApiKey: [{ bearer: [] }, { apiKeyHeader: [] }, { session: [] }],
@@ -40,11 +39,17 @@ const impliedAnswers = (route: Route): Record<number, ResponseDoc | undefined> =
     : {}),
 });
 
+/**
+ * One documented answer: its body's JSON Schema from the route's valibot schema; an error described
+ * by words alone has the one error shape (http/apiErrorBody.ts); a body that is not JSON
+ * names its Content-Type.
+ */
 const response = (doc: ResponseDoc, status: number) => {
   const { description, schema, contentType } = typeof doc == 'string' ? { description: doc, schema: undefined, contentType: undefined } : doc;
-  if (status == 204 || (!schema && contentType)) return { description, ...(contentType ? { content: { [contentType]: {} } } : {}) };
-  const fallback = status >= 400 ? { $ref: '#/components/schemas/Error' } : { type: 'object' };
-  return { description, content: { [contentType ?? 'application/json']: { schema: schema ?? fallback } } };
+  if (schema) return { description, content: { [contentType ?? 'application/json']: { schema: jsonSchemaOf(schema) } } };
+  if (contentType) return { description, content: { [contentType]: {} } };
+  if (status < 400) return { description };
+  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 };
 
 const parametersOf = (route: Route) => {

@@ -1,4 +1,5 @@
 import { defineRoute, type Route } from '../http/route';
+import { ConnectivitySchema } from '../schemas/answers/serviceAnswers';
 
 /**
  * `GET /api/test-connectivity` (spec sections 4 and 5.1): 200 `{"status":"success"}`, no
@@ -11,11 +12,11 @@ export const connectivityRoutes = (): Route[] => [
     tag: 'Collection',
     summary: 'Connectivity check: no credentials, stores nothing',
     auth: 'none',
-    responses: { 200: { description: 'Connected', schema: { type: 'object', properties: { status: { const: 'success' } } } } },
+    responses: { 200: { description: 'Connected', schema: ConnectivitySchema } },
     handle: ({ event }) => {
       event.res.headers.set('access-control-allow-origin', '*');
       event.res.headers.set('cache-control', 'no-store');
-      return { status: 'success' };
+      return { status: 'success' as const };
     },
   }),
 ];

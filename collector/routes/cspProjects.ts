@@ -6,6 +6,7 @@ import { findSite, requireCallerSiteAccess, requireSiteAccess } from '../http/au
 import { defineRoute, type Caller, type Route } from '../http/route';
 import { CspProjectCreateSchema, CspProjectUpdateSchema, HeaderQuerySchema, ProjectListQuerySchema } from '../schemas/cspProject';
 import type { Store } from '../store/contract';
+import { CspHeaderSchema, CspProjectListSchema, CspProjectSchema, SuggestionSchema } from '../schemas/answers/cspProjectAnswers';
 
 /** The name of the endpoint group in `report-to` and `Reporting-Endpoints`. */
 const REPORTING_GROUP = 'sitebeacon';
@@ -36,7 +37,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
     };
   };
   const tag = 'CSP projects';
-  const project = { 200: 'Project', 404: 'unknown_project' };
+  const project = { 200: { description: 'Project', schema: CspProjectSchema }, 404: 'unknown_project' };
 
   return [
     defineRoute({
@@ -46,7 +47,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       summary: "CSP projects (of the key's site, or ?site_key=)",
       auth: 'apiKey',
       query: ProjectListQuerySchema,
-      responses: { 200: 'Projects' },
+      responses: { 200: { description: 'Projects', schema: CspProjectListSchema } },
       handle: async ({ apiKey, query }) => ({ data: await store.cspProjects.list(apiKey!.site_key ?? query.site_key) }),
     }),
     defineRoute({
@@ -56,7 +57,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       summary: 'Create a CSP project',
       auth: 'apiKey',
       body: { schema: CspProjectCreateSchema },
-      responses: { 201: 'Created', 404: 'unknown_site' },
+      responses: { 201: { description: 'Created', schema: CspProjectSchema }, 404: 'unknown_site' },
       async handle({ event, apiKey, body }) {
         requireSiteAccess(apiKey!, body.site_key);
         await findSite(store, body.site_key);
@@ -102,7 +103,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       tag,
       summary: "A policy allowing what the site's stored violations needed, with evidence counts (an API key or the dashboard's session)",
       auth: 'reader',
-      responses: { 200: 'Suggestion', 403: 'forbidden: a project of another site than the key or user may see', 404: 'unknown_project' },
+      responses: { 200: { description: 'Suggestion', schema: SuggestionSchema }, 403: 'forbidden: a project of another site than the key or user may see', 404: 'unknown_project' },
       // Beside the suggestion's `policy`, `directives` and `based_on_reports`: `withheld` (unsafe
       // sources left to the owner), `directives[].collapsed`, and `evidence` (groups read, the cap,
       // whether some were left out). The structure itself is not sent.
@@ -119,7 +120,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       summary: "The header to deploy, reporting to this collector, and its Reporting-Endpoints header (an API key or the dashboard's session)",
       auth: 'reader',
       query: HeaderQuerySchema,
-      responses: { 200: 'Headers', 403: 'forbidden: a project of another site than the key or user may see', 404: 'unknown_project' },
+      responses: { 200: { description: 'Headers', schema: CspHeaderSchema }, 403: 'forbidden: a project of another site than the key or user may see', 404: 'unknown_project' },
       async handle({ event, apiKey, user, query }) {
         const project = await projectFor(event, { apiKey, user });
         const { site_key, base_policy, mode } = project;
@@ -132,9 +133,9 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
         directives.delete('report-to');
         directives.set('report-uri', [endpoint]).set('report-to', [REPORTING_GROUP]);
         return {
-          name: mode == 'enforce' ? 'Content-Security-Policy' : 'Content-Security-Policy-Report-Only',
+          name: mode == 'enforce' ? ('Content-Security-Policy' as const) : ('Content-Security-Policy-Report-Only' as const),
           value: serializePolicy(directives),
-          reporting_endpoints: { name: 'Reporting-Endpoints', value: `${REPORTING_GROUP}="${endpoint}"` },
+          reporting_endpoints: { name: 'Reporting-Endpoints' as const, value: `${REPORTING_GROUP}="${endpoint}"` },
         };
       },
     }),

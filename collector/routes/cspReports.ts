@@ -11,6 +11,7 @@ import type { Route } from '../http/route';
 import { CspReportsSchema } from '../schemas/cspReport';
 import type { Store } from '../store/contract';
 import { accepted, ingestRoutes, receiveContext } from './ingest';
+import { AcceptedSchema } from '../schemas/answers/accepted';
 
 /**
  * What browsers send CSP reports as: `report-uri` uses application/csp-report, the Reporting API
@@ -45,15 +46,7 @@ const CSP_ACCEPTED = {
     "(the beacon's copy and the browser's own report of one violation are stored once, and so is a browser's repeat of its " +
     'own report). `foreign`: reports sent with ' +
     '`Origin: null` whose document is not of an allowed origin, not stored.',
-  schema: {
-    type: 'object',
-    properties: {
-      status: { const: 'accepted' },
-      accepted: { type: 'integer' },
-      merged: { type: 'integer' },
-      foreign: { type: 'integer' },
-    },
-  },
+  schema: AcceptedSchema,
 };
 
 /**

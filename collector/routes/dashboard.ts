@@ -54,7 +54,9 @@ export const dashboardRoutes = ({ store, links, dir }: { store: Store; links: Li
     if (!userMaySee(user, siteKey)) return 403;
     return (await store.sites.get(siteKey)) ? 200 : 404;
   };
-  const siteAnswers: Record<number, string> = { 401: 'Signed out: the page shows the sign-in form', 403: 'A site this user may not see', 404: 'No such site' };
+  // The same shell whatever the status: the page shows what its reads meet.
+  const html = (description: string) => ({ description, contentType: 'text/html' });
+  const siteAnswers = { 401: html('Signed out: the page shows the sign-in form'), 403: html('A site this user may not see'), 404: html('No such site') };
   const page = (path: string, summary: string) =>
     defineRoute({
       method: 'GET',
@@ -63,7 +65,7 @@ export const dashboardRoutes = ({ store, links, dir }: { store: Store; links: Li
       summary,
       auth: 'none',
       responses: {
-        200: { description: 'The dashboard (HTML; the page reads the read API)', contentType: 'text/html' },
+        200: html('The dashboard (HTML; the page reads the read API)'),
         ...(path.includes(':site_key') ? siteAnswers : {}),
       },
       async handle({ event }) {

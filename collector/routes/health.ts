@@ -1,8 +1,7 @@
 import { defineRoute, type Route } from '../http/route';
 import type { Store } from '../store/contract';
 import { UnhealthyStoreError } from '../store/unhealthyStoreError';
-
-const statusSchema = (status: string) => ({ type: 'object', properties: { status: { const: status }, reason: { type: 'string' } }, required: ['status'] });
+import { HealthySchema, UnhealthySchema } from '../schemas/answers/serviceAnswers';
 
 /**
  * `GET /api/health` (../shared/design.md, "Collector"): 200 `{"status":"ok"}` while the store can write, 503
@@ -23,17 +22,17 @@ export const healthRoutes = ({ store }: { store: Store }): Route[] => [
     summary: 'Health: whether this collector can store reports now (200 ok, 503 unhealthy)',
     auth: 'none',
     responses: {
-      200: { description: 'The store can write', schema: statusSchema('ok') },
-      503: { description: 'The store cannot write', schema: statusSchema('unhealthy') },
+      200: { description: 'The store can write', schema: HealthySchema },
+      503: { description: 'The store cannot write', schema: UnhealthySchema },
     },
     async handle({ event }) {
       event.res.headers.set('cache-control', 'no-store');
       try {
         await store.checkWritable();
-        return { status: 'ok' };
+        return { status: 'ok' as const };
       } catch (error) {
         event.res.status = 503;
-        return { status: 'unhealthy', reason: error instanceof UnhealthyStoreError ? error.reason : 'the store cannot write' };
+        return { status: 'unhealthy' as const, reason: error instanceof UnhealthyStoreError ? error.reason : 'the store cannot write' };
       }
     },
   }),

@@ -3,11 +3,13 @@ import type * as v from 'valibot';
 import { apiError } from '../http/apiError';
 import { allowPreflight } from '../http/cors';
 import { defineRoute, type Route, type RouteContext } from '../http/route';
+import { AcceptedSchema } from '../schemas/answers/accepted';
 
 type Json = Record<string, unknown>;
+type Accepted = v.InferInput<typeof AcceptedSchema>;
 
 /** The 202 body of every accepted submission (../shared/design.md, "Responses"). */
-export const accepted = (event: H3Event, count: number) => {
+export const accepted = (event: H3Event, count: number): Accepted => {
   event.res.status = 202;
   return { status: 'accepted', accepted: count };
 };
@@ -20,7 +22,7 @@ export const receiveContext = (event: H3Event) => ({
 
 /** What every browser-facing ingest endpoint can answer besides 202, 401 and 403 (auth adds those). */
 const INGEST_ANSWERS = {
-  202: { description: 'Stored (after commit)', schema: { $ref: '#/components/schemas/Accepted' } },
+  202: { description: 'Stored (after commit)', schema: AcceptedSchema },
   400: 'invalid_json or invalid_report',
   404: 'unknown_site',
   413: 'payload_too_large: over 64 KiB',
@@ -61,18 +63,19 @@ export const ingestRoutes = <Body>({
   tag: string;
   summary: (method: 'POST' | 'PUT', keyed: boolean) => string;
   body: { schema: v.GenericSchema<unknown, Body>; mediaTypes: string[]; jsonSchema?: Json };
-  responses?: Route['responses'];
+  /** A 202 described further, and a 204 where a submission may store nothing. */
+  responses?: { 202?: { description: string; schema: typeof AcceptedSchema }; 204?: string };
   /**
    * What this collector's own origin (its dashboard) may send here, although it is not one of the
    * site's origins: bodies for which this is true (the dashboard's connectivity check, spec section
    * 5.2). Anything else from that origin is refused as from any other origin (403 origin_not_allowed).
    */
   ownOrigin?: (body: Body) => boolean;
-  handle: (context: RouteContext<Body, undefined>) => unknown;
+  handle: (context: RouteContext<Body, undefined>) => Promise<Accepted | null>;
 }): Route[] => {
   const keyed = `${path}/:site_key`;
   const submission = (method: 'POST' | 'PUT', routePath: string) =>
-    defineRoute<Body>({
+    defineRoute({
       method,
       path: routePath,
       tag,

@@ -1,5 +1,4 @@
 import { getRouterParam } from 'h3';
-import { MAX_ERROR_CAUSES } from '../../beacon/lib/wire';
 import { browserCounts } from '../core/browserOf';
 import { isConnectivityCheck } from '../core/connectivityCheck';
 import { buildDailySeries, fillDays, seriesStart } from '../core/dailySeries';
@@ -9,62 +8,21 @@ import { visibleSites } from '../core/users';
 import { rateMetric, VITALS_THRESHOLDS } from '../core/vitals';
 import { apiError } from '../http/apiError';
 import { defineRoute, type Route } from '../http/route';
-import { jsonSchemaOf } from '../openapi/jsonSchemaOf';
-import { ErrorCauseSchema } from '../schemas/errorReport';
+import {
+  CspGroupsViewSchema,
+  DailyViewSchema,
+  ErrorGroupDetailSchema,
+  ErrorGroupsViewSchema,
+  PagesViewSchema,
+  SiteListSchema,
+  VitalsViewSchema,
+} from '../schemas/answers/readViews';
 import { DailyQuerySchema, RangeQuerySchema, TableQuerySchema } from '../schemas/readQuery';
 import type { Store } from '../store/contract';
 
 const DAY = 86_400_000;
 const TAG = 'Read API';
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
-
-/**
- * One error group's answer, as the OpenAPI document shows it: `latest` is the group's latest report
- * as stored, its `causes` included (design, "Wire format": the `cause` chain outermost first, or an
- * AggregateError's inner errors), each cause as the error-report schema accepts it.
- */
-const ERROR_GROUP_DETAIL = {
-  type: 'object',
-  required: ['site_key', 'since', 'group', 'latest', 'daily', 'pages', 'browsers'],
-  properties: {
-    site_key: { type: 'string' },
-    since: { type: 'string', format: 'date-time' },
-    group: { type: 'object', description: 'fingerprint, error_type, error_name, error_message, reports, count, sessions, first_seen, last_seen' },
-    latest: {
-      description: 'The latest report of the group (its stack), or null',
-      oneOf: [
-        {
-          type: 'object',
-          required: ['error_type', 'error_message', 'fingerprint', 'received_at'],
-          properties: {
-            error_type: { type: 'string' },
-            error_message: { type: 'string', description: "As the browser described it, without an engine's prefix for an uncaught value (\"Uncaught \")" },
-            error_name: { type: 'string' },
-            stack: { type: 'string' },
-            source_url: { type: 'string' },
-            line: { type: 'integer' },
-            column: { type: 'integer' },
-            page_url: { type: 'string' },
-            session_id: { type: 'string' },
-            user_agent: { type: 'string' },
-            fingerprint: { type: 'string' },
-            received_at: { type: 'string', format: 'date-time' },
-            causes: {
-              type: 'array',
-              maxItems: MAX_ERROR_CAUSES,
-              description: "The error's `cause` chain, outermost first, or an AggregateError's inner errors (`aggregate: true`); absent when the report had none",
-              items: jsonSchemaOf(ErrorCauseSchema),
-            },
-          },
-        },
-        { type: 'null' },
-      ],
-    },
-    daily: { type: 'array', items: { type: 'object', properties: { day: { type: 'string' }, reports: { type: 'integer' }, count: { type: 'integer' } } } },
-    pages: { type: 'array', items: { type: 'object', properties: { page_url: { type: 'string' }, reports: { type: 'integer' } } } },
-    browsers: { type: 'array', items: { type: 'object', properties: { browser: { type: 'string' }, reports: { type: 'integer' } } } },
-  },
-};
 
 /**
  * The read API's views for the dashboard (design, "Dashboard"), open to API keys and to signed-in
@@ -79,7 +37,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     tag: TAG,
     summary: "The sites the caller may see: a site's key sees its site, an installation key or an unrestricted user every site",
     auth: 'reader',
-    responses: { 200: 'data: [{site_key, name, allowed_origins, created_at}]' },
+    responses: { 200: { description: 'The sites', schema: SiteListSchema } },
     async handle({ apiKey, user }) {
       const sites = await store.sites.list();
       if (user) return { data: visibleSites(user, sites) };
@@ -94,7 +52,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     auth: 'siteApiKey',
     heavyRead: true,
     query: DailyQuerySchema,
-    responses: { 200: '{site_key, since, days: [{day, errors, error_occurrences, csp, page_views, p75}]}' },
+    responses: { 200: { description: 'One point per UTC day', schema: DailyViewSchema } },
     async handle({ site, query }) {
       const siteKey = site!.site_key;
       const now = Date.now();
@@ -116,7 +74,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     auth: 'siteApiKey',
     heavyRead: true,
     query: TableQuerySchema,
-    responses: { 200: 'data: [{fingerprint, error_type, error_message, reports, count, sessions, first_seen, last_seen, daily: [{day, count}]}]' },
+    responses: { 200: { description: 'The error groups', schema: ErrorGroupsViewSchema } },
     async handle({ site, query }) {
       const siteKey = site!.site_key;
       const now = Date.now();
@@ -144,7 +102,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     auth: 'siteApiKey',
     heavyRead: true,
     query: TableQuerySchema,
-    responses: { 200: { description: '{group, latest (with its causes), daily, pages, browsers}', schema: ERROR_GROUP_DETAIL }, 404: 'unknown_error_group' },
+    responses: { 200: { description: 'The group, its latest report (with its causes), days, pages and browsers', schema: ErrorGroupDetailSchema }, 404: 'unknown_error_group' },
     async handle({ site, event, query }) {
       const siteKey = site!.site_key;
       const now = Date.now();
@@ -180,7 +138,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     auth: 'siteApiKey',
     heavyRead: true,
     query: TableQuerySchema,
-    responses: { 200: '{site_key, since, data: [{directive, blocked_host, reports}]}' },
+    responses: { 200: { description: 'The CSP groups', schema: CspGroupsViewSchema } },
     async handle({ site, query }) {
       const siteKey = site!.site_key;
       const since = seriesStart(query.since, Date.now(), 7);
@@ -196,7 +154,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     auth: 'siteApiKey',
     heavyRead: true,
     query: RangeQuerySchema,
-    responses: { 200: '{site_key, since, vitals: {LCP: {samples, p75, rating, good, needs_improvement, poor, daily: [{day, samples, p75}]}, ...}}' },
+    responses: { 200: { description: 'Per Web Vital', schema: VitalsViewSchema } },
     async handle({ site, query }) {
       const siteKey = site!.site_key;
       const now = Date.now();
@@ -227,7 +185,7 @@ export const insightRoutes = ({ store }: { store: Store }): Route[] => [
     auth: 'siteApiKey',
     heavyRead: true,
     query: TableQuerySchema,
-    responses: { 200: 'data: [{page_url, sessions, metrics: {LCP: {samples, p75, rating} | null, ...}}]' },
+    responses: { 200: { description: 'Per page', schema: PagesViewSchema } },
     async handle({ site, query: { since = Date.now() - 7 * DAY, limit } }) {
       const siteKey = site!.site_key;
       return { site_key: siteKey, since: iso(since), data: buildPageVitals(await store.performance.pages(siteKey, { since, limit })) };

@@ -1,6 +1,7 @@
 import { setupUrls, type Links } from '../core/setupUrls';
 import { defineRoute, type Route } from '../http/route';
 import { openApiDocument } from '../openapi/openApiDocument';
+import { OpenApiDocumentSchema } from '../schemas/answers/serviceAnswers';
 
 /** `GET /api/openapi.json`: the OpenAPI 3.1 document of the whole route table, built at its first request. */
 export const openApiRoutes = ({ links, routes }: { links: Links; routes: () => Route[] }): Route[] => {
@@ -12,7 +13,7 @@ export const openApiRoutes = ({ links, routes }: { links: Links; routes: () => R
       tag: 'Reference',
       summary: 'This document',
       auth: 'none',
-      responses: { 200: 'OpenAPI 3.1' },
+      responses: { 200: { description: 'OpenAPI 3.1', contentType: 'application/json', schema: OpenApiDocumentSchema } },
       handle: ({ event }) => {
         document ??= JSON.stringify(openApiDocument(routes(), setupUrls(links).app_url));
         event.res.headers.set('content-type', 'application/json; charset=utf-8');

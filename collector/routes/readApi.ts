@@ -1,52 +1,54 @@
-import { defineRoute, type Route } from '../http/route';
+import type * as v from 'valibot';
+import { defineRoute } from '../http/route';
+import { pageOf, StoredCspReportSchema, StoredErrorReportSchema, StoredPerformanceSessionSchema } from '../schemas/answers/storedRecords';
+import { SummaryViewSchema } from '../schemas/answers/readViews';
 import { ListQuerySchema, SummaryQuerySchema } from '../schemas/readQuery';
 import type { ListOptions, Page, Store } from '../store/contract';
 import { readSummary } from '../store/readSummary';
 
-const PAGE = { description: 'A page, oldest first', schema: { $ref: '#/components/schemas/Page' } };
+/** One list of stored records, oldest first: its name in the path, its record's schema and the store's read. */
+const listRoute = <const Name extends string, Item extends v.GenericSchema>(
+  name: Name,
+  item: Item,
+  list: (siteKey: string, options: ListOptions) => Promise<Page<v.InferInput<Item>>>,
+) =>
+  defineRoute({
+    method: 'GET',
+    path: `/api/v1/sites/:site_key/${name}`,
+    tag: 'Read API',
+    summary: `Stored ${name}, oldest first`,
+    auth: 'siteApiKey',
+    heavyRead: true,
+    query: ListQuerySchema,
+    responses: { 200: { description: 'A page, oldest first', schema: pageOf(item) } },
+    handle: ({ site, query }) => list(site!.site_key, query),
+  });
 
 /**
  * The read API (`Authorization: Bearer KEY`): `GET /api/v1/sites/{site_key}/error-reports`,
  * `/csp-reports`, `/performance-sessions` (oldest first; `since`, `limit`, and `cursor` = the
  * previous page's `next_cursor`), and `/summary`.
  */
-export const readApiRoutes = ({ store }: { store: Store }): Route[] => {
-  const lists: Array<[string, (siteKey: string, options: ListOptions) => Promise<Page<unknown>>]> = [
-    ['error-reports', store.errors.list],
-    ['csp-reports', store.csp.list],
-    ['performance-sessions', store.performance.list],
-  ];
-  return [
-    ...lists.map(([name, list]) =>
-      defineRoute({
-        method: 'GET',
-        path: `/api/v1/sites/:site_key/${name}`,
-        tag: 'Read API',
-        summary: `Stored ${name}, oldest first`,
-        auth: 'siteApiKey',
-        heavyRead: true,
-        query: ListQuerySchema,
-        responses: { 200: PAGE },
-        handle: ({ site, query }) => list(site!.site_key, query),
-      }),
-    ),
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/sites/:site_key/summary',
-      tag: 'Read API',
-      summary: 'Errors by fingerprint, CSP violations by directive and blocked host, p75 and ratings per metric',
-      auth: 'siteApiKey',
-      heavyRead: true,
-      query: SummaryQuerySchema,
-      responses: { 200: 'Summary' },
-      async handle({ site, query: { since, limit } }) {
-        const siteKey = site!.site_key;
-        return {
-          site_key: siteKey,
-          since: since === undefined ? null : new Date(since).toISOString(),
-          ...(await readSummary(store, siteKey, { since, limit })),
-        };
-      },
-    }),
-  ];
-};
+export const readApiRoutes = ({ store }: { store: Store }) => [
+  listRoute('error-reports', StoredErrorReportSchema, store.errors.list),
+  listRoute('csp-reports', StoredCspReportSchema, store.csp.list),
+  listRoute('performance-sessions', StoredPerformanceSessionSchema, store.performance.list),
+  defineRoute({
+    method: 'GET',
+    path: '/api/v1/sites/:site_key/summary',
+    tag: 'Read API',
+    summary: 'Errors by fingerprint, CSP violations by directive and blocked host, p75 and ratings per metric',
+    auth: 'siteApiKey',
+    heavyRead: true,
+    query: SummaryQuerySchema,
+    responses: { 200: { description: 'The summary', schema: SummaryViewSchema } },
+    async handle({ site, query: { since, limit } }) {
+      const siteKey = site!.site_key;
+      return {
+        site_key: siteKey,
+        since: since === undefined ? null : new Date(since).toISOString(),
+        ...(await readSummary(store, siteKey, { since, limit })),
+      };
+    },
+  }),
+];

@@ -11,6 +11,7 @@ import { findSite } from '../http/auth';
 import { defineRoute, type Route } from '../http/route';
 import { AgentRegisterSchema, HeartbeatSchema, UpdatesQuerySchema } from '../schemas/serverAgent';
 import type { Store } from '../store/contract';
+import { AgentConfigSchema, AgentRegistrationSchema, HeartbeatAnswerSchema, UpdateManifestSchema, UpdatesPublicKeySchema } from '../schemas/answers/serverAgentAnswers';
 
 /** Agents send a heartbeat this often (seconds). */
 export const HEARTBEAT_INTERVAL = 300;
@@ -58,7 +59,7 @@ export const serverAgentRoutes = ({ store, links, updates }: { store: Store; lin
       summary: 'Register a Linux server agent: answers its id and token (shown once)',
       auth: 'apiKey',
       body: { schema: AgentRegisterSchema },
-      responses: { 201: 'Registered', 404: 'unknown_site' },
+      responses: { 201: { description: 'Registered', schema: AgentRegistrationSchema }, 404: 'unknown_site' },
       async handle({ event, apiKey, body }) {
         const siteKey = apiKey!.site_key ?? body.site_key;
         if (body.site_key && apiKey!.site_key && body.site_key != apiKey!.site_key) throw apiError(403, 'forbidden', 'this API key belongs to another site');
@@ -75,7 +76,7 @@ export const serverAgentRoutes = ({ store, links, updates }: { store: Store; lin
       tag,
       summary: "The agent's configuration",
       auth: 'agentToken',
-      responses: { 200: 'Config' },
+      responses: { 200: { description: 'Config', schema: AgentConfigSchema } },
       handle: ({ agent }) => {
         const { api_base, app_url } = setupUrls(links);
         return {
@@ -96,7 +97,7 @@ export const serverAgentRoutes = ({ store, links, updates }: { store: Store; lin
       summary: 'Heartbeat with status',
       auth: 'agentToken',
       body: { schema: HeartbeatSchema },
-      responses: { 200: 'Next heartbeat' },
+      responses: { 200: { description: 'Next heartbeat', schema: HeartbeatAnswerSchema } },
       async handle({ agent, body }) {
         await store.agents.recordHeartbeat(agent!.id, body);
         return { agent_id: agent!.id, next_heartbeat: HEARTBEAT_INTERVAL };
@@ -130,7 +131,7 @@ export const serverAgentRoutes = ({ store, links, updates }: { store: Store; lin
       summary: "The signed manifest (Ed25519) of the newest agent build for one architecture: ?arch=, else the agent's own (x86_64 and aarch64 name amd64 and arm64)",
       auth: 'agentTokenOrApiKey',
       query: UpdatesQuerySchema,
-      responses: { 200: 'Manifest', 400: 'invalid_request: no architecture', 404: 'No build published for the architecture' },
+      responses: { 200: { description: 'Manifest', schema: UpdateManifestSchema }, 400: 'invalid_request: no architecture', 404: 'No build published for the architecture' },
       handle: async ({ agent, query }) => {
         if (!updates || !index) throw apiError(404, 'not_found', 'this collector publishes no agent updates (serve --agent-updates-dir DIR)');
         const asked = query.arch ?? agent?.arch;
@@ -149,11 +150,11 @@ export const serverAgentRoutes = ({ store, links, updates }: { store: Store; lin
       tag,
       summary: 'The Ed25519 public key that verifies update manifests, and its key id',
       auth: 'none',
-      responses: { 200: 'Public key', 404: 'Updates not enabled' },
+      responses: { 200: { description: 'Public key', schema: UpdatesPublicKeySchema }, 404: 'Updates not enabled' },
       handle: () => {
         if (!updates) throw apiError(404, 'not_found', 'this collector publishes no agent updates');
         const publicKey = createPublicKey(updates.privateKey);
-        return { algorithm: 'ed25519', key_id: keyIdOf(publicKey), public_key: publicKey.export({ type: 'spki', format: 'pem' }) };
+        return { algorithm: 'ed25519' as const, key_id: keyIdOf(publicKey), public_key: publicKey.export({ type: 'spki', format: 'pem' }) as string };
       },
     }),
     defineRoute({

@@ -12,6 +12,7 @@ import { signInHashing } from '../http/hashingSlots';
 import { createSignInGuard, type SignInOutcome } from '../http/signInGuard';
 import { SignInSchema } from '../schemas/session';
 import type { Store } from '../store/contract';
+import { SessionUserSchema } from '../schemas/answers/serviceAnswers';
 
 /** 429 `rate_limited` with `Retry-After` in whole seconds (at least 1). */
 const rateLimited = (waitMs: number, why: string) => {
@@ -93,7 +94,7 @@ export const sessionRoutes = ({ store, links, trustProxy }: { store: Store; link
       tag: 'Dashboard',
       summary: 'Who is signed in: email, and the sites the user is limited to (null: every site)',
       auth: 'user',
-      responses: { 200: 'The signed-in user' },
+      responses: { 200: { description: 'The signed-in user', schema: SessionUserSchema } },
       handle: ({ event, user }) => {
         event.res.headers.set('cache-control', 'no-store');
         return { email: user!.email, site_keys: user!.site_keys ?? null };

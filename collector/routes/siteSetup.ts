@@ -3,6 +3,7 @@ import { siteSetup, type Links } from '../core/setupUrls';
 import type { apiError } from '../http/apiError';
 import { defineRoute, type Route } from '../http/route';
 import type { Store } from '../store/contract';
+import { SiteSetupSchema } from '../schemas/answers/siteSetupAnswer';
 import type { scriptFiles } from './beaconScript';
 
 /**
@@ -31,10 +32,7 @@ export const siteSetupRoutes = ({
     tag: 'Read API',
     summary: "A site's setup: URLs, snippet (early-capture stub and script tag with its SRI hash) and the tag alone, CSP sources, allowed origins, WordPress install, server agents, CSP projects",
     auth: 'siteApiKey',
-    responses: {
-      200:
-        "{site_key, name, allowed_origins, app_url, ingest_url, api_base, legacy_api_base, beacon_url, integrity, snippet (the inline early-capture stub, which keeps the page's errors, rejections, failed resource loads and CSP violations until beacon.js has run, then the async script tag), snippet_without_stub (the async script tag alone: captures from when beacon.js has run), csp_sources (script-src: the beacon's host and the stub's 'sha256-…' hash, which only the snippet with the stub needs; connect-src: the collection host), wordpress, agents, csp_projects, last_connectivity_check (the last connectivity check received in 30 days: `sitebeacon check --site` or the setup page check from a browser)}",
-    },
+    responses: { 200: { description: "The site's setup", schema: SiteSetupSchema } },
     async handle({ site }) {
       let integrity: string | undefined;
       try {

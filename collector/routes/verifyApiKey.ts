@@ -1,7 +1,13 @@
 import { HTTPError } from 'h3';
+import * as v from 'valibot';
+import { ApiErrorBodySchema } from '../http/apiErrorBody';
 import { requireApiKey } from '../http/auth';
 import { defineRoute, type Route } from '../http/route';
 import type { Store } from '../store/contract';
+import { ValidApiKeySchema } from '../schemas/answers/serviceAnswers';
+
+/** The check's own 401 answer: not valid, with the one error shape. */
+const InvalidApiKeySchema = v.object({ valid: v.literal(false), ...ApiErrorBodySchema.entries });
 
 /**
  * `POST /api/v1/verify-api-key` (spec section 5.2): the WordPress plugin's credential check.
@@ -16,15 +22,15 @@ export const verifyApiKeyRoutes = ({ store }: { store: Store }): Route[] => [
     summary: "The WordPress plugin's credential check",
     auth: 'none',
     responses: {
-      200: { description: 'Valid', schema: { type: 'object', properties: { valid: { const: true }, scope: { type: 'object' } } } },
-      401: { description: 'Not valid', schema: { type: 'object', properties: { valid: { const: false }, error: { $ref: '#/components/schemas/Error' } } } },
+      200: { description: 'Valid', schema: ValidApiKeySchema },
+      401: { description: 'Not valid', schema: InvalidApiKeySchema },
     },
     async handle({ event }) {
       try {
         const key = await requireApiKey(event, store);
         return {
-          valid: true,
-          scope: key.site_key ? { type: 'site', site_key: key.site_key } : { type: 'installation' },
+          valid: true as const,
+          scope: key.site_key ? { type: 'site' as const, site_key: key.site_key } : { type: 'installation' as const },
           name: key.name,
           created_at: key.created_at,
         };
@@ -32,7 +38,7 @@ export const verifyApiKeyRoutes = ({ store }: { store: Store }): Route[] => [
         if (!HTTPError.isError(error) || error.status != 401) throw error;
         event.res.status = 401;
         error.headers?.forEach((value, name) => event.res.headers.set(name, value));
-        return { valid: false, error: { code: 'unauthorized', message: error.message } };
+        return { valid: false as const, error: { code: 'unauthorized', message: error.message } };
       }
     },
   }),

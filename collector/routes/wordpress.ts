@@ -7,6 +7,7 @@ import { findSite, requireSiteAccess } from '../http/auth';
 import { defineRoute, type Route } from '../http/route';
 import { ActionResultsSchema, ActionSchema, CheckInSchema, WordPressRegisterSchema } from '../schemas/wordpress';
 import type { Store } from '../store/contract';
+import { ActionResultsAnswerSchema, CheckInAnswerSchema, SiteActionSchema, WordPressRegistrationSchema } from '../schemas/answers/wordpressAnswers';
 
 /**
  * The WordPress plugin's endpoints (spec section 4): `register` (idempotent per site URL),
@@ -34,8 +35,8 @@ export const wordpressRoutes = ({ store, links }: { store: Store; links: Links }
       auth: 'apiKey',
       body: { schema: WordPressRegisterSchema },
       responses: {
-        200: 'Already registered',
-        201: 'Registered',
+        200: { description: 'Already registered', schema: WordPressRegistrationSchema },
+        201: { description: 'Registered', schema: WordPressRegistrationSchema },
         404: "unknown_site: the key's site, or the one the install is registered for, has just been given a new key (`site rotate-key`)",
         409: "origin_not_in_site (a site's key registers only URLs within its site's origins), site_url_taken (another site's install), origin_ambiguous (several sites allow the origin)",
       },
@@ -91,7 +92,7 @@ export const wordpressRoutes = ({ store, links }: { store: Store; links: Links }
       summary: 'Versions and status in; pending actions and the next interval out',
       auth: 'apiKey',
       body: { schema: CheckInSchema },
-      responses: { 200: 'Pending actions', 404: 'unknown_site' },
+      responses: { 200: { description: 'Pending actions', schema: CheckInAnswerSchema }, 404: 'unknown_site' },
       async handle({ apiKey, body }) {
         const siteKey = await installedSite(apiKey!, body.site_key);
         await store.wordpress.recordCheckIn(siteKey, body);
@@ -110,7 +111,7 @@ export const wordpressRoutes = ({ store, links }: { store: Store; links: Links }
       summary: "Each action's outcome",
       auth: 'apiKey',
       body: { schema: ActionResultsSchema },
-      responses: { 200: 'Recorded', 404: 'unknown_site or unknown_action', 409: 'action_completed: another result for an action already completed' },
+      responses: { 200: { description: 'Recorded', schema: ActionResultsAnswerSchema }, 404: 'unknown_site or unknown_action', 409: 'action_completed: another result for an action already completed' },
       async handle({ apiKey, body }) {
         const siteKey = await installedSite(apiKey!, body.site_key);
         // All or nothing: a result for an action this site was never given, or a different result
@@ -140,7 +141,7 @@ export const wordpressRoutes = ({ store, links }: { store: Store; links: Links }
       summary: 'Queue an action for the WordPress plugin',
       auth: 'siteApiKey',
       body: { schema: ActionSchema },
-      responses: { 201: 'Queued' },
+      responses: { 201: { description: 'Queued', schema: SiteActionSchema } },
       async handle({ event, site, body }) {
         event.res.status = 201;
         return store.actions.add(site!.site_key, body);

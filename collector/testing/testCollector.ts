@@ -6,6 +6,7 @@ import type { AgentUpdates } from '../agents/updates';
 import { createCollector, type RequestLogEntry } from '../app';
 import { hashApiKey, newApiKey } from '../core/keys';
 import { hashPassword } from '../core/passwords';
+import { UndeclaredAnswerError } from '../http/checkAnswer';
 import type { RateLimits } from '../http/rateLimiter';
 import { createSqliteStore } from '../store/sqlite';
 import { seedStore } from './seed';
@@ -34,11 +35,17 @@ export const createTestCollector = (
     links: { appUrl: () => 'http://127.0.0.1:8787', ingestUrl: () => options.ingestUrl },
     demo: options.demo ? { siteKey: 'demo' } : undefined,
     agentUpdates: options.agentUpdates,
-    logError: (error) => errors.push(error),
+    logError: (error) => {
+      errors.push(error);
+      // A route answering what it does not declare (http/checkAnswer.ts): loud, with what differs.
+      if (error instanceof UndeclaredAnswerError) console.error(error.message);
+    },
     logRequest: (entry) => requestLog.push(entry),
     // Unit tests send many requests from one address: limits only where a test sets them.
     rateLimits: options.rateLimits ?? { perIp: 0, perSite: 0 },
     trustProxy: options.trustProxy,
+    // Every answer is checked against its route's declared schema: a route answering another shape fails its test.
+    checkAnswers: true,
   });
   const request = async (path: string, init?: RequestInit): Promise<Response> =>
     app.fetch(new Request(`http://collector.test${path}`, init));

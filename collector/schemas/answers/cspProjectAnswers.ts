@@ -1,0 +1,40 @@
+import * as v from 'valibot';
+import { CountSchema, IsoTimeSchema } from './isoTime';
+
+/** A CSP project (core/records.ts `CspProject`). */
+export const CspProjectSchema = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  site_key: v.string(),
+  name: v.string(),
+  mode: v.picklist(['report-only', 'enforce']),
+  base_policy: v.string(),
+  created_at: IsoTimeSchema,
+  updated_at: IsoTimeSchema,
+});
+
+/** `GET /api/v1/csp-projects`. */
+export const CspProjectListSchema = v.object({ data: v.array(CspProjectSchema) });
+
+/**
+ * `GET /api/v1/csp-projects/{id}/suggested-policy` (core/csp/suggestPolicy.ts): the policy, what
+ * it adds per directive, `withheld` (unsafe sources left to the owner) and `evidence` (groups read,
+ * the cap, whether some were left out).
+ */
+export const SuggestionSchema = v.object({
+  project_id: v.pipe(v.number(), v.integer()),
+  base_policy: v.string(),
+  policy: v.string(),
+  directives: v.array(
+    v.object({ directive: v.string(), added: v.array(v.object({ source: v.string(), reports: CountSchema })), collapsed: v.optional(CountSchema) }),
+  ),
+  based_on_reports: CountSchema,
+  withheld: v.array(v.object({ directive: v.string(), source: v.string(), reports: CountSchema, reason: v.picklist(['unsafe_keyword', 'unsafe_scheme']) })),
+  evidence: v.object({ groups: CountSchema, limit: CountSchema, truncated: v.boolean() }),
+});
+
+/** `GET /api/v1/csp-projects/{id}/header`: the header to deploy and its Reporting-Endpoints header. */
+export const CspHeaderSchema = v.object({
+  name: v.picklist(['Content-Security-Policy', 'Content-Security-Policy-Report-Only']),
+  value: v.string(),
+  reporting_endpoints: v.object({ name: v.literal('Reporting-Endpoints'), value: v.string() }),
+});

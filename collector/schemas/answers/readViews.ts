@@ -1,0 +1,101 @@
+import * as v from 'valibot';
+import { StoredErrorReportSchema } from './storedRecords';
+import { CountSchema, DaySchema, IsoTimeSchema } from './isoTime';
+
+/** Where a view's range starts: `since` as ISO time (null: all time, the summary without `since`). */
+const since = v.nullable(IsoTimeSchema);
+const share = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
+const rating = v.picklist(['good', 'needs-improvement', 'poor']);
+
+/** A site, as the read API lists it (core/records.ts `Site`). */
+export const SiteSchema = v.object({ site_key: v.string(), name: v.string(), allowed_origins: v.array(v.string()), created_at: IsoTimeSchema });
+
+/** `GET /api/v1/sites`: the sites the caller may see. */
+export const SiteListSchema = v.object({ data: v.array(SiteSchema) });
+
+/** One UTC day of a site's activity (core/dailySeries.ts). */
+export const DailyPointSchema = v.object({
+  day: DaySchema,
+  errors: CountSchema,
+  error_occurrences: CountSchema,
+  csp: CountSchema,
+  page_views: CountSchema,
+  p75: v.record(v.string(), v.nullable(v.number())),
+});
+
+/** `GET /api/v1/sites/{site_key}/daily`. */
+export const DailyViewSchema = v.object({ site_key: v.string(), since, days: v.array(DailyPointSchema) });
+
+/** An error group: reports of one fingerprint (core/summary.ts `ErrorGroup`). */
+export const ErrorGroupSchema = v.object({
+  fingerprint: v.string(),
+  error_type: v.string(),
+  error_name: v.optional(v.string()),
+  error_message: v.string(),
+  reports: v.pipe(CountSchema, v.description('Reports stored for the group')),
+  count: v.pipe(CountSchema, v.description("Occurrences: the reports' folded counts added up")),
+  first_seen: IsoTimeSchema,
+  last_seen: IsoTimeSchema,
+});
+
+/** An error group with its distinct sessions in the range. */
+export const ErrorGroupWithSessionsSchema = v.object({ ...ErrorGroupSchema.entries, sessions: CountSchema });
+
+/** Reports and occurrences of one UTC day. */
+const DailyErrorsSchema = v.object({ day: DaySchema, reports: CountSchema, count: CountSchema });
+
+/** `GET /api/v1/sites/{site_key}/error-groups`: each group with its sessions and occurrences per day. */
+export const ErrorGroupsViewSchema = v.object({
+  site_key: v.string(),
+  since,
+  data: v.array(v.object({ ...ErrorGroupWithSessionsSchema.entries, daily: v.array(DailyErrorsSchema) })),
+});
+
+/** `GET /api/v1/sites/{site_key}/error-groups/{fingerprint}`: one group, its latest report (stack), days, pages, browsers. */
+export const ErrorGroupDetailSchema = v.object({
+  site_key: v.string(),
+  since,
+  group: ErrorGroupWithSessionsSchema,
+  latest: v.pipe(v.nullable(StoredErrorReportSchema), v.description('The latest report of the group (its stack), or null')),
+  daily: v.array(DailyErrorsSchema),
+  pages: v.array(v.object({ page_url: v.string(), reports: CountSchema })),
+  browsers: v.array(v.object({ browser: v.string(), reports: CountSchema })),
+});
+
+/** CSP violations of one effective directive and blocked host. */
+export const CspGroupSchema = v.object({ directive: v.string(), blocked_host: v.string(), reports: CountSchema });
+
+/** `GET /api/v1/sites/{site_key}/csp-groups`. */
+export const CspGroupsViewSchema = v.object({ site_key: v.string(), since, data: v.array(CspGroupSchema) });
+
+/** Per metric: sessions with it, their p75, and the shares rated good / needs improvement / poor. */
+export const MetricSummarySchema = v.object({ samples: CountSchema, p75: v.nullable(v.number()), good: share, needs_improvement: share, poor: share });
+
+/** One Web Vital of `/vitals`: the summary's figures, the p75's rating and the p75 per UTC day. */
+export const VitalSchema = v.object({
+  ...MetricSummarySchema.entries,
+  rating: v.nullable(rating),
+  daily: v.array(v.object({ day: DaySchema, samples: CountSchema, p75: v.nullable(v.number()) })),
+});
+
+/** `GET /api/v1/sites/{site_key}/vitals`: per Web Vital, by name (LCP, INP, CLS, FCP, TTFB). */
+export const VitalsViewSchema = v.object({ site_key: v.string(), since, vitals: v.record(v.string(), VitalSchema) });
+
+/** One page's sessions and, per metric, its p75 and rating (null without samples). */
+export const PageVitalsSchema = v.object({
+  page_url: v.string(),
+  sessions: CountSchema,
+  metrics: v.record(v.string(), v.nullable(v.object({ samples: CountSchema, p75: v.number(), rating }))),
+});
+
+/** `GET /api/v1/sites/{site_key}/pages`. */
+export const PagesViewSchema = v.object({ site_key: v.string(), since, data: v.array(PageVitalsSchema) });
+
+/** `GET /api/v1/sites/{site_key}/summary`: error groups, CSP groups and per-metric figures. */
+export const SummaryViewSchema = v.object({
+  site_key: v.string(),
+  since,
+  errors: v.array(ErrorGroupSchema),
+  csp: v.array(CspGroupSchema),
+  vitals: v.record(v.string(), MetricSummarySchema),
+});

@@ -1,0 +1,29 @@
+import * as v from 'valibot';
+import { IsoTimeSchema } from './isoTime';
+
+/** `GET /api/test-connectivity` (spec section 3.1). */
+export const ConnectivitySchema = v.object({ status: v.literal('success') });
+
+/** `GET /api/health` while the store can write. */
+export const HealthySchema = v.object({ status: v.literal('ok') });
+
+/** `GET /api/health` when it cannot: the reason names what failed, never an error's detail. */
+export const UnhealthySchema = v.object({ status: v.literal('unhealthy'), reason: v.string() });
+
+/** `GET /api/v1/session`: who is signed in, and the sites they are limited to (null: every site). */
+export const SessionUserSchema = v.object({ email: v.string(), site_keys: v.nullable(v.array(v.string())) });
+
+/** `POST /api/v1/verify-api-key` with a valid key (spec section 5.2). */
+export const ValidApiKeySchema = v.object({
+  valid: v.literal(true),
+  scope: v.variant('type', [v.object({ type: v.literal('site'), site_key: v.string() }), v.object({ type: v.literal('installation') })]),
+  name: v.string(),
+  created_at: IsoTimeSchema,
+});
+
+/** `GET /api/openapi.json`: an OpenAPI 3.1 document (collector/openapi/). */
+export const OpenApiDocumentSchema = v.object({
+  openapi: v.literal('3.1.0'),
+  info: v.object({ title: v.string(), version: v.string(), description: v.string() }),
+  paths: v.record(v.string(), v.record(v.string(), v.record(v.string(), v.unknown()))),
+});
