@@ -21,7 +21,7 @@ const CSP_MEDIA_TYPES = ['application/csp-report', 'application/json', 'applicat
 
 const REPORTING_API_REPORT = { $ref: '#/components/schemas/ReportingApiReport' };
 
-/** The accepted shapes (../shared/design.md, "Formats accepted"), documented by hand: CspReportsSchema normalises them. */
+/** The accepted shapes (docs/wire-format.md, "CSP reports"), documented by hand: CspReportsSchema normalises them. */
 const CSP_BODY = {
   oneOf: [
     {
@@ -59,7 +59,7 @@ const csp2SourceOf = (mediaType: string): CspSource => (mediaType == 'applicatio
 /**
  * `POST /api/csp-reports` (spec section 4, default site) and `POST /api/csp-reports/{site_key}`
  * with its preflight (Chromium preflights a cross-origin Reporting API endpoint). Each violation is
- * counted once (issue 12): a client's identical report within REPEAT_WINDOW_MS is its browser
+ * counted once (docs/csp-reports.md): a client's identical report within REPEAT_WINDOW_MS is its browser
  * repeating itself and is not stored again (remembered in memory, per process), and the store
  * merges the beacon's copy and the browser's own report (core/cspCopies.ts). Browsers' own reports
  * with `Origin: null` (WebKit's) are taken for the reports whose document is of one of the site's

@@ -4,12 +4,12 @@ import { UnhealthyStoreError } from '../store/unhealthyStoreError';
 import { HealthySchema, UnhealthySchema } from '../schemas/answers/serviceAnswers';
 
 /**
- * `GET /api/health` (../shared/design.md, "Collector"): 200 `{"status":"ok"}` while the store can write, 503
+ * `GET /api/health` (docs/durability.md, "Health"): 200 `{"status":"ok"}` while the store can write, 503
  * `{"status":"unhealthy","reason":...}` when it cannot, for load balancers and monitors. No
  * credentials; the reason names what failed, never the error's detail (a path, a host): "the disk
  * is full" and "the database file was deleted" or "replaced" (store/unhealthyStoreError.ts), else
  * "the store cannot write". Kept apart
- * from `test-connectivity`, which stays a pure connectivity answer (spec section 3.1).
+ * from `test-connectivity`, which stays a pure connectivity answer (spec section 4).
  *
  * @example
  * const routes = [...connectivityRoutes(), ...healthRoutes({ store })];

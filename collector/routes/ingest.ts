@@ -8,7 +8,7 @@ import { AcceptedSchema } from '../schemas/answers/accepted';
 type Json = Record<string, unknown>;
 type Accepted = v.InferInput<typeof AcceptedSchema>;
 
-/** The 202 body of every accepted submission (../shared/design.md, "Responses"). */
+/** The 202 body of every accepted submission (docs/responses.md). */
 export const accepted = (event: H3Event, count: number): Accepted => {
   event.res.status = 202;
   return { status: 'accepted', accepted: count };
