@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { IsoTimeSchema } from './isoTime';
 
-/** `GET /api/test-connectivity` (spec section 3.1). */
+/** `GET /api/test-connectivity` (spec section 4). */
 export const ConnectivitySchema = v.object({ status: v.literal('success') });
 
 /** `GET /api/health` while the store can write. */

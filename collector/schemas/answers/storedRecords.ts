@@ -11,7 +11,7 @@ const extra = v.optional(v.record(v.string(), v.unknown()));
  * An error report as stored and read back (core/records.ts `StoredErrorReport`): the fields the
  * wire format accepted, the fingerprint, and when and from which user agent it arrived. `causes`:
  * the `cause` chain, outermost first, or an AggregateError's inner errors, as the error-report
- * schema accepts them (README, "Error reports"); absent when the report had none.
+ * schema accepts them (docs/wire-format.md, "Error reports"); absent when the report had none.
  */
 export const StoredErrorReportSchema = v.object({
   id: v.pipe(v.number(), v.integer()),
