@@ -15,7 +15,7 @@ const rowId = (id: number) => Number.isSafeInteger(id) && id > 0;
 export const postgresIntegrations = (
   pool: Pool,
   write: Write,
-): { wordpress: WordPressStore; actions: ActionStore; cspProjects: CspProjectStore; agents: ServerAgentStore } => {
+) => {
   const one = async <T>(text: string, values: unknown[], jsonColumns?: Set<string>) => {
     const { rows } = await run(pool, text, values);
     return rows[0] ? toRecord<T>(rows[0], jsonColumns) : undefined;
@@ -65,7 +65,7 @@ export const postgresIntegrations = (
           },
         });
       },
-    },
+    } satisfies WordPressStore,
     actions: {
       async add(siteKey, { type, payload }) {
         const row = await written(
@@ -86,7 +86,7 @@ export const postgresIntegrations = (
           id, status, message, result, Date.now(),
         ]);
       },
-    },
+    } satisfies ActionStore,
     cspProjects: {
       async create(project) {
         const now = Date.now();
@@ -97,7 +97,7 @@ export const postgresIntegrations = (
         );
         return toRecord<CspProject>(row!);
       },
-      async list(siteKey) {
+      async list(siteKey?) {
         const { rows } = await run(pool, 'SELECT * FROM csp_projects WHERE $1::text IS NULL OR site_key = $1 ORDER BY id', [siteKey]);
         return rows.map((row) => toRecord<CspProject>(row));
       },
@@ -115,7 +115,7 @@ export const postgresIntegrations = (
       async delete(id) {
         if (rowId(id)) await written('DELETE FROM csp_projects WHERE id = $1', [id]);
       },
-    },
+    } satisfies CspProjectStore,
     agents: {
       async add(agent) {
         await written(
@@ -139,6 +139,6 @@ export const postgresIntegrations = (
       async revoke(id) {
         return write({ run: async (client) => ((await run(client, 'DELETE FROM server_agents WHERE id = $1', [id])).rowCount ?? 0) > 0 });
       },
-    },
+    } satisfies ServerAgentStore,
   };
 };

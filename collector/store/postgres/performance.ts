@@ -10,10 +10,10 @@ import { pagedList } from './rows';
  * arriving at two processes merges), and one row per metric in `performance_metrics` for the
  * summary's p75 (performanceReads.ts), as sqlite/performance.ts.
  */
-export const postgresPerformance = (pool: Pool, write: Write): Pick<PerformanceSessionStore, 'upsert' | 'list'> => {
+export const postgresPerformance = (pool: Pool, write: Write) => {
   const list = pagedList<StoredPerformanceSession>(pool, 'performance_sessions', 'updated_at');
   return {
     upsert: (siteKey, session, context) => write({ siteKey, add: (batch) => batch.addSession(siteKey, session, context) }),
     list,
-  };
+  } satisfies Pick<PerformanceSessionStore, 'upsert' | 'list'>;
 };

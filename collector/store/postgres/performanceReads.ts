@@ -60,7 +60,7 @@ interface PageMetricRow {
  */
 export const postgresPerformanceReads = (
   pool: Pool,
-): Pick<PerformanceSessionStore, 'metricCounts' | 'daily' | 'metricDaily' | 'metricCountsWithDays' | 'pages'> => {
+) => {
   const metricCounts: PerformanceSessionStore['metricCounts'] = async (siteKey, { name, thresholds: [good, poor], since = 0 }) => {
     const { rows } = await run<{ samples: number; good: number; needs_improvement: number; poor: number }>(
       pool, METRIC_COUNTS, [good, poor, siteKey, name, since], 'metric_counts',
@@ -93,5 +93,5 @@ export const postgresPerformanceReads = (
       }
       return [...byPage.values()];
     },
-  };
+  } satisfies Pick<PerformanceSessionStore, 'metricCounts' | 'daily' | 'metricDaily' | 'metricCountsWithDays' | 'pages'>;
 };

@@ -46,7 +46,7 @@ const BREAKDOWNS = { page_url: breakdownOf('page_url'), user_agent: breakdownOf(
  */
 export const postgresReportReads = (
   pool: Pool,
-): { errors: Pick<ErrorReportStore, 'daily' | 'sessions' | 'latest' | 'breakdown'>; csp: Pick<CspReportStore, 'daily'> } => {
+) => {
   const range = (site: string, since = 0) => [site, since, Math.floor(since / DAY)];
   return {
     errors: {
@@ -70,11 +70,11 @@ export const postgresReportReads = (
       async breakdown(siteKey, { fingerprint, field, since = 0, limit }) {
         return (await run<FieldCount>(pool, BREAKDOWNS[field], [siteKey, fingerprint, since, limit], `error_group_${field}s`)).rows;
       },
-    },
+    } satisfies Pick<ErrorReportStore, 'daily' | 'sessions' | 'latest' | 'breakdown'>,
     csp: {
       async daily(siteKey, { since } = {}) {
         return (await run<{ day: number; reports: number }>(pool, CSP_DAILY, range(siteKey, since), 'csp_daily')).rows;
       },
-    },
+    } satisfies Pick<CspReportStore, 'daily'>,
   };
 };

@@ -69,7 +69,7 @@ const EVIDENCE = `WITH top AS (
 export const postgresReports = (
   pool: Pool,
   write: Write,
-): { errors: Pick<ErrorReportStore, 'insert' | 'list' | 'groups'>; csp: Omit<CspReportStore, 'daily'> } => {
+) => {
   const range = (site: string, since = 0, limit = 50) => [site, since, Math.floor(since / DAY), limit];
   const listErrors = pagedList<StoredErrorReport>(pool, 'error_reports', 'received_at');
   const listCsp = pagedList<StoredCspReport>(pool, 'csp_reports', 'received_at');
@@ -85,7 +85,7 @@ export const postgresReports = (
             : await run<ErrorGroupRow>(pool, ONE_ERROR_GROUP, [...params, fingerprint], 'one_error_group');
         return rows;
       },
-    },
+    } satisfies Pick<ErrorReportStore, 'insert' | 'list' | 'groups'>,
     csp: {
       // Reports that may be copies of a stored violation are matched against the stored ones when the
       // group's batch is written (cspCopies.ts); the others go straight into its multi-row INSERT.
@@ -98,6 +98,6 @@ export const postgresReports = (
       async evidence(siteKey, { limit }) {
         return (await run<CspEvidence>(pool, EVIDENCE, [siteKey, limit], 'csp_evidence')).rows;
       },
-    },
+    } satisfies Omit<CspReportStore, 'daily'>,
   };
 };

@@ -71,7 +71,7 @@ const sessions: Batch = async (client, site, before, limit) => (await run(client
  * retention on one database, one at a time does it (a transaction-level advisory lock; the others
  * find nothing to do this time).
  */
-export const postgresRetention = (pool: Pool): RetentionStore => {
+export const postgresRetention = (pool: Pool) => {
   /** One batch in one transaction; undefined when another collector holds the lock. */
   const batch = async (table: Batch, site: string, before: number, limit: number) => {
     const client = await pool.connect();
@@ -103,5 +103,5 @@ export const postgresRetention = (pool: Pool): RetentionStore => {
       }
       return deleted;
     },
-  };
+  } satisfies RetentionStore;
 };

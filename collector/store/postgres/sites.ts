@@ -42,7 +42,7 @@ const rotate = async (client: Client, siteKey: string, newSiteKey: string) => {
  * but a key rotation goes through the group commit (`write`), after the reports queued under the
  * old key, and so does a new API key (for its site check).
  */
-export const postgresSites = (pool: Pool, write: Write): { sites: SiteStore; apiKeys: ApiKeyStore } => {
+export const postgresSites = (pool: Pool, write: Write) => {
   const siteValues = (site: Pick<Site, 'site_key' | 'name' | 'allowed_origins'>) => [site.site_key, site.name, site.allowed_origins, Date.now()];
   const one = async <T>(text: string, values: unknown[]) => {
     const { rows } = await run(pool, text, values);
@@ -68,7 +68,7 @@ export const postgresSites = (pool: Pool, write: Write): { sites: SiteStore; api
         const rotated = await write({ run: (client) => rotate(client, siteKey, newSiteKey) });
         return rotated ? getSite(newSiteKey) : undefined;
       },
-    },
+    } satisfies SiteStore,
     apiKeys: {
       // Through the group commit for its `siteKey`: a key made for a site another process has just
       // rotated rejects with UnknownSiteError (groupCommit.ts; contract.ts).
@@ -86,6 +86,6 @@ export const postgresSites = (pool: Pool, write: Write): { sites: SiteStore; api
       async revoke(keyHash) {
         return ((await run(pool, 'DELETE FROM api_keys WHERE key_hash = $1', [keyHash])).rowCount ?? 0) > 0;
       },
-    },
+    } satisfies ApiKeyStore,
   };
 };

@@ -36,7 +36,7 @@ const inTransaction = async <T>(pool: Pool, work: (client: Client) => Promise<T>
  * Dashboard users and their sessions in PostgreSQL, as sqlite/users.ts. Rare writes: each commits
  * on its own, at once, so a sign-in at one collector is seen by the next request at any other.
  */
-export const postgresUsers = (pool: Pool): { users: UserStore; sessions: SessionStore } => {
+export const postgresUsers = (pool: Pool) => {
   const values = (user: Pick<User, 'email' | 'password_hash' | 'site_keys'>) => [user.email, user.password_hash, user.site_keys, Date.now()];
   const one = async (text: string, params: unknown[]) => {
     const { rows } = await run(pool, text, params);
@@ -68,7 +68,7 @@ export const postgresUsers = (pool: Pool): { users: UserStore; sessions: Session
           return toRecord<User>(rows[0]);
         });
       },
-    },
+    } satisfies UserStore,
     sessions: {
       async create({ token_hash, user_id, expires_at, password_hash }) {
         // A sign-in also sweeps the sessions that have expired: the table holds live ones only.
@@ -84,6 +84,6 @@ export const postgresUsers = (pool: Pool): { users: UserStore; sessions: Session
         const { rows } = await run<{ live: number }>(pool, END_SESSIONS, [userId, Date.now()]);
         return rows[0]!.live;
       },
-    },
+    } satisfies SessionStore,
   };
 };

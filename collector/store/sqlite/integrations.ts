@@ -15,7 +15,7 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
 export const sqliteIntegrations = (
   db: Database,
   write: Write,
-): { wordpress: WordPressStore; actions: ActionStore; cspProjects: CspProjectStore; agents: ServerAgentStore } => {
+) => {
   const withStatus = <T>(row: Row | undefined) => (row ? toRecord<T>(row, WITH_JSON_STATUS) : undefined);
   const requireSite = siteCheck(db);
 
@@ -103,7 +103,7 @@ export const sqliteIntegrations = (
           return deleteInstall.run(siteKey).changes > 0;
         });
       },
-    },
+    } satisfies WordPressStore,
     actions: {
       async add(siteKey, { type, payload }) {
         const result = await write(() => {
@@ -121,7 +121,7 @@ export const sqliteIntegrations = (
       async complete(id, { status, message, result }) {
         await write(() => updateAction.run({ id, status, message: message ?? null, result: json(result), completed_at: Date.now() }));
       },
-    },
+    } satisfies ActionStore,
     cspProjects: {
       async create(project) {
         const now = Date.now();
@@ -131,7 +131,7 @@ export const sqliteIntegrations = (
         });
         return getProject(Number(result.lastInsertRowid))!;
       },
-      async list(siteKey) {
+      async list(siteKey?) {
         return selectProjects.all(siteKey ?? null, siteKey ?? null).map((row) => toRecord<CspProject>(row));
       },
       async get(id) {
@@ -146,7 +146,7 @@ export const sqliteIntegrations = (
       async delete(id) {
         await write(() => deleteProject.run(id));
       },
-    },
+    } satisfies CspProjectStore,
     agents: {
       async add(agent) {
         await write(() => {
@@ -167,6 +167,6 @@ export const sqliteIntegrations = (
       async revoke(id) {
         return write(() => deleteAgent.run(id).changes > 0);
       },
-    },
+    } satisfies ServerAgentStore,
   };
 };

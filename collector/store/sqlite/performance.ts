@@ -9,7 +9,7 @@ import { pagedList } from './rows';
  * in `performance_metrics` so that the summary's p75 is an indexed query, not a JSON scan. Upserts
  * go through `queue` (reportQueue.ts, reportWrites.ts).
  */
-export const sqlitePerformance = (db: Database, queue: ReportQueue): Pick<PerformanceSessionStore, 'upsert' | 'list' | 'metricCounts'> => {
+export const sqlitePerformance = (db: Database, queue: ReportQueue) => {
   const metricCounts = db.prepare<
     [number, number, string, string, number],
     { counts: string }
@@ -23,12 +23,12 @@ export const sqlitePerformance = (db: Database, queue: ReportQueue): Pick<Perfor
     async upsert(siteKey, session, context) {
       await queue.submit({ kind: 'session', siteKey, session, context });
     },
-    async list(siteKey, options) {
+    async list(siteKey, options?) {
       return list(siteKey, options);
     },
     async metricCounts(siteKey, { name, thresholds: [good, poor], since = 0 }) {
       // JSON text of core/metricCounts.ts's MetricCounts (sqlite/p75.ts).
       return JSON.parse(metricCounts.get(good, poor, siteKey, name, since)!.counts);
     },
-  };
+  } satisfies Pick<PerformanceSessionStore, 'upsert' | 'list' | 'metricCounts'>;
 };

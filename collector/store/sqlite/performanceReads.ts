@@ -7,7 +7,7 @@ const DAY = 86_400_000;
  * The dashboard's reads of performance sessions in SQLite: page views per day, daily p75, per-page
  * vitals. The p75s are the aggregate `p75(value)` (sqlite/p75.ts, core/vitals.ts's rank).
  */
-export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionStore, 'daily' | 'metricDaily' | 'metricCountsWithDays' | 'pages'> => {
+export const sqlitePerformanceReads = (db: Database) => {
   const daily = db.prepare<[string, number, number], { day: number; sessions: number }>(
     `SELECT received_at / ${DAY} * ${DAY} AS day, COUNT(*) AS sessions FROM performance_sessions
      WHERE site_key = ? AND updated_at >= ? AND received_at >= ? GROUP BY 1 ORDER BY 1`,
@@ -77,5 +77,5 @@ export const sqlitePerformanceReads = (db: Database): Pick<PerformanceSessionSto
       }
       return [...byPage.values()];
     },
-  };
+  } satisfies Pick<PerformanceSessionStore, 'daily' | 'metricDaily' | 'metricCountsWithDays' | 'pages'>;
 };

@@ -17,13 +17,6 @@ export const READ_METHODS = {
 
 type Methods = typeof READ_METHODS;
 
-/** The store's report reads: what READ_METHODS names of each concern. */
-export interface SqliteReads {
-  errors: Pick<ErrorReportStore, Methods['errors'][number]>;
-  csp: Pick<CspReportStore, Methods['csp'][number]>;
-  performance: Pick<PerformanceSessionStore, Methods['performance'][number]>;
-}
-
 /** A queue that refuses: the reads' statements are built beside the inserts, which a reader never makes. */
 const noWrites: ReportQueue = {
   submit: () => Promise.reject(new Error('the SQLite reader does not write')),
@@ -39,7 +32,7 @@ const noWrites: ReportQueue = {
  * const reads = sqliteReads(db);
  * const groups = await reads.errors.groups('pk_live_…', { since, limit: 20 });
  */
-export const sqliteReads = (db: Database): SqliteReads => {
+export const sqliteReads = (db: Database) => {
   const reports = sqliteReports(db, noWrites);
   const reportReads = sqliteReportReads(db);
   const performance = sqlitePerformance(db, noWrites);
@@ -52,13 +45,13 @@ export const sqliteReads = (db: Database): SqliteReads => {
       sessions: reportReads.errors.sessions,
       latest: reportReads.errors.latest,
       breakdown: reportReads.errors.breakdown,
-    },
+    } satisfies Pick<ErrorReportStore, Methods['errors'][number]>,
     csp: {
       list: reports.csp.list,
       groups: reports.csp.groups,
       evidence: reports.csp.evidence,
       daily: reportReads.csp.daily,
-    },
+    } satisfies Pick<CspReportStore, Methods['csp'][number]>,
     performance: {
       list: performance.list,
       metricCounts: performance.metricCounts,
@@ -66,6 +59,13 @@ export const sqliteReads = (db: Database): SqliteReads => {
       metricDaily: performanceReads.metricDaily,
       metricCountsWithDays: performanceReads.metricCountsWithDays,
       pages: performanceReads.pages,
-    },
+    } satisfies Pick<PerformanceSessionStore, Methods['performance'][number]>,
   };
 };
+
+/**
+ * The store's report reads: what READ_METHODS names of each concern, typed as sqliteReads builds
+ * them, so that an editor goes from a read to the code that runs it (on the reader thread, the
+ * same code: readThread.ts).
+ */
+export type SqliteReads = ReturnType<typeof sqliteReads>;

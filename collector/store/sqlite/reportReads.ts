@@ -16,7 +16,7 @@ type Params = { site: string; since: number; day: number; fingerprint: string | 
  */
 export const sqliteReportReads = (
   db: Database,
-): { errors: Pick<ErrorReportStore, 'daily' | 'sessions' | 'latest' | 'breakdown'>; csp: Pick<CspReportStore, 'daily'> } => {
+) => {
   // Two statements rather than `(@fingerprint IS NULL OR ...)`, which would keep SQLite off the fingerprint index.
   const errorsDaily = (byFingerprint: boolean) => {
     const filter = byFingerprint ? 'AND fingerprint = @fingerprint' : '';
@@ -78,11 +78,11 @@ export const sqliteReportReads = (
       async breakdown(siteKey, { fingerprint, field, since = 0, limit }) {
         return breakdowns[field].all(siteKey, fingerprint, since, limit);
       },
-    },
+    } satisfies Pick<ErrorReportStore, 'daily' | 'sessions' | 'latest' | 'breakdown'>,
     csp: {
       async daily(siteKey, { since } = {}) {
         return cspDaily.all(params(siteKey, since));
       },
-    },
+    } satisfies Pick<CspReportStore, 'daily'>,
   };
 };

@@ -20,7 +20,7 @@ const DAY = 86_400_000;
 export const sqliteReports = (
   db: Database,
   queue: ReportQueue,
-): { errors: Pick<ErrorReportStore, 'insert' | 'list' | 'groups'>; csp: Omit<CspReportStore, 'daily'> } => {
+) => {
   // `excluded` is a JSON array of error types whose groups are left out; `types`, if not null, of the only ones kept.
   const errorGroupsOf = (filter: string) => db.prepare<{ site: string; since: number; day: number; limit: number; excluded: string; types: string | null; fingerprint?: string }, ErrorGroupRow>(
     // Counts per group first, then the texts of the `limit` kept: GROUP BY fingerprint over the
@@ -84,17 +84,17 @@ export const sqliteReports = (
   return {
     errors: {
       insert: (siteKey, reports, context) => queue.submit({ kind: 'errors', siteKey, rows: errorRows(reports), context }),
-      async list(siteKey, options) {
+      async list(siteKey, options?) {
         return listErrors(siteKey, options);
       },
       async groups(siteKey, { since, limit, fingerprint, excludeTypes = [], types } = {}) {
         const options = { ...range(siteKey, since, limit), excluded: JSON.stringify(excludeTypes), types: types ? JSON.stringify(types) : null };
         return fingerprint === undefined ? errorGroups.all(options) : oneErrorGroup.all({ ...options, fingerprint });
       },
-    },
+    } satisfies Pick<ErrorReportStore, 'insert' | 'list' | 'groups'>,
     csp: {
       insert: (siteKey, reports, context) => queue.submit({ kind: 'csp', siteKey, rows: cspRows(reports), context }),
-      async list(siteKey, options) {
+      async list(siteKey, options?) {
         return listCsp(siteKey, options);
       },
       async groups(siteKey, { since, limit } = {}) {
@@ -103,6 +103,6 @@ export const sqliteReports = (
       async evidence(siteKey, { limit }) {
         return selectEvidence.all({ site: siteKey, limit });
       },
-    },
+    } satisfies Omit<CspReportStore, 'daily'>,
   };
 };

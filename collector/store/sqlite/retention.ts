@@ -11,7 +11,7 @@ const DAY = 86_400_000;
  * commit with their aggregates: counts taken out, emptied groups removed, and `first_seen`
  * recomputed for the one day a batch may leave partly deleted.
  */
-export const sqliteRetention = (db: Database, write: Write): RetentionStore => {
+export const sqliteRetention = (db: Database, write: Write) => {
   const sites = db.prepare<[], string>('SELECT site_key FROM sites ORDER BY site_key').pluck();
   const oldErrors = db.prepare<[string, number, number], DeletedError & { id: number }>(
     'SELECT id, fingerprint, received_at, count FROM error_reports WHERE site_key = ? AND received_at < ? ORDER BY received_at LIMIT ?',
@@ -86,5 +86,5 @@ export const sqliteRetention = (db: Database, write: Write): RetentionStore => {
       }
       return deleted;
     },
-  };
+  } satisfies RetentionStore;
 };

@@ -21,7 +21,7 @@ export const sqliteSites = (
   db: Database,
   write: Write,
   reportsCommitted: () => Promise<void>,
-): { sites: SiteStore; apiKeys: ApiKeyStore } => {
+) => {
   const SITE_COLUMNS = ['site_key', 'name', 'allowed_origins', 'created_at'];
   const selectSite = db.prepare<[string], Row>('SELECT * FROM sites WHERE site_key = ?');
   const selectSites = db.prepare<[], Row>('SELECT * FROM sites ORDER BY site_key');
@@ -109,7 +109,7 @@ export const sqliteSites = (
         thisTurn.clear();
         return getSite(newSiteKey);
       },
-    },
+    } satisfies SiteStore,
     apiKeys: {
       async create({ key_hash, name, site_key }) {
         // A key for a site another process has just rotated: UnknownSiteError (siteCheck.ts).
@@ -125,6 +125,6 @@ export const sqliteSites = (
       async revoke(keyHash) {
         return deleteApiKey.run(keyHash).changes > 0;
       },
-    },
+    } satisfies ApiKeyStore,
   };
 };

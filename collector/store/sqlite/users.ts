@@ -4,7 +4,7 @@ import type { SessionStore, UserStore } from '../contract/users';
 import { toRecord, type Row } from './rows';
 
 /** Dashboard users and their sessions in SQLite. Rare writes: each commits on its own, at once. */
-export const sqliteUsers = (db: Database): { users: UserStore; sessions: SessionStore } => {
+export const sqliteUsers = (db: Database) => {
   const insertUser = db.prepare('INSERT INTO users (email, password_hash, site_keys, created_at) VALUES (@email, @password_hash, @site_keys, @created_at)');
   const upsertUser = db.prepare(
     `INSERT INTO users (email, password_hash, site_keys, created_at) VALUES (@email, @password_hash, @site_keys, @created_at)
@@ -72,7 +72,7 @@ export const sqliteUsers = (db: Database): { users: UserStore; sessions: Session
       async setPasswordHash(email, passwordHash) {
         return setPasswordHash.immediate(email, passwordHash);
       },
-    },
+    } satisfies UserStore,
     sessions: {
       async create({ token_hash, user_id, expires_at, password_hash }) {
         // A sign-in also sweeps the sessions that have expired: the table holds live ones only.
@@ -90,6 +90,6 @@ export const sqliteUsers = (db: Database): { users: UserStore; sessions: Session
       async deleteForUser(userId) {
         return endSessions(userId);
       },
-    },
+    } satisfies SessionStore,
   };
 };
