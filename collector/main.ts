@@ -4,6 +4,7 @@ import { COMMANDS } from './cli/commands';
 import type { AnyCommand } from './cli/defineCommand';
 import { packageVersion } from './cli/packageVersion';
 import { asksForHelp, parseCommand } from './cli/parseCommand';
+import { synopsis } from './cli/synopsis';
 import { USAGE } from './cli/usage';
 
 export { USAGE } from './cli/usage';
@@ -49,7 +50,9 @@ export const main = async (
     return (await command.run(parseCommand(command, words, io), io)) ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`sitebeacon: ${error.message}\n\n${command ? commandHelp(command) : USAGE}`);
+      // The command's synopsis, not its whole help: the message stays on the screen.
+      const usage = command ? `Usage: sitebeacon ${synopsis(command)}\n(sitebeacon ${command.name.join(' ')} --help: what it does and every option)` : USAGE;
+      io.err(`sitebeacon: ${error.message}\n\n${usage}`);
       return 2;
     }
     io.err(`sitebeacon: ${(error as Error).message}`);

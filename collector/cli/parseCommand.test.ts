@@ -3,7 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
+import { parseCheckArgs } from '../check/parseCheckArgs';
 import { runCli } from '../testing/runCli';
+import { check } from './check';
 import { COMMANDS } from './commands';
 import { parseCommand } from './parseCommand';
 import { readServeOptions } from './readServeOptions';
@@ -92,4 +94,14 @@ test('a required flag, argument or an extra argument missing is a usage error th
   expect(await runCli(['key', 'revoke'])).toMatchObject({ code: 2, err: expect.stringContaining('key revoke needs KEY') });
   expect(await runCli(['key', 'revoke', 'a', 'b'])).toMatchObject({ code: 2, err: expect.stringContaining('key revoke takes one KEY, not 2') });
   expect(await runCli(['migrate', 'now'])).toMatchObject({ code: 2, err: expect.stringContaining('migrate takes no argument, not "now"') });
+});
+
+test("check's declaration names the flags check/parseCheckArgs.ts reads, which runs the check", () => {
+  const values: Record<string, string> = { site: 'abc', page: 'https://shop.example/', 'connect-timeout': '5', timeout: '5', ca: 'ca.pem', db: 'x.db' };
+  for (const [name, flag] of Object.entries(check.flags)) {
+    const argv = ['collector.example', `--${name}`, ...(flag.type == 'string' ? [values[name]!] : [])];
+    const parsed = parseCheckArgs(argv);
+    expect(typeof parsed == 'string' ? parsed : 'ok', name).toBe('ok');
+  }
+  expect(parseCheckArgs(['collector.example', '--bogus'])).toMatch(/Unknown option/);
 });

@@ -4,7 +4,7 @@ import { HELP_FLAG, JSON_FLAG } from './commonFlags';
 import type { AnyCommand, Flag, Flags, Parsed } from './defineCommand';
 
 /** Every flag a command takes: its own, `--json` (unless it declares its own) and `--help`. */
-export const commandFlags = (spec: AnyCommand): Flags => ({ json: JSON_FLAG, ...spec.flags, help: HELP_FLAG });
+export const commandFlags = (spec: AnyCommand): Flags => ({ ...spec.flags, json: spec.flags.json ?? JSON_FLAG, help: HELP_FLAG });
 
 const parseArgsOptions = (flags: Flags): NonNullable<ParseArgsConfig['options']> =>
   Object.fromEntries(

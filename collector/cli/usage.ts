@@ -10,7 +10,7 @@ const COLUMN = 24;
 const listed = (spec: AnyCommand) => {
   const left = synopsis(spec);
   const summary = terminalText(spec.summary, COLUMN);
-  return left.length + 2 < COLUMN ? `  ${left.padEnd(COLUMN - 2)}${summary}` : `  ${terminalText(left, 8)}\n${' '.repeat(COLUMN)}${summary}`;
+  return left.length + 2 < COLUMN ? `  ${left.padEnd(COLUMN - 2)}${summary}` : `  ${left}\n${' '.repeat(COLUMN)}${summary}`;
 };
 
 /**
