@@ -127,7 +127,8 @@ export default [
       nodeResolve(),
       typescript({
         tsconfig: './tsconfig.json',
-        include: ['dashboard/**/*.ts', 'dashboard/**/*.tsx'],
+        // The read API's typed path helper is the collector's (its types come with `import type`, erased).
+        include: ['dashboard/**/*.ts', 'dashboard/**/*.tsx', 'collector/routes/apiPath.ts'],
         exclude: ['**/*.test.ts', '**/*.test.tsx'],
         noEmit: false,
         declaration: false,

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ApiPath } from '../collector/routes/apiPath';
 import { getJson, type ApiFailure } from './fetchJson';
 import { takeEarly } from './early';
 
@@ -9,12 +10,13 @@ export type Loaded<T> = { state: 'loading' } | { state: 'ready'; data: T } | { s
 
 /**
  * Loads `path` (again whenever it changes); null loads nothing. A new `version` loads the same path
- * again and keeps showing what was loaded until the new answer is in (no "Loading…" flash).
+ * again and keeps showing what was loaded until the new answer is in (no "Loading…" flash). The
+ * answer's type is the one the route declares (apiPath.ts).
  *
  * @example
- * const sites = useApi<{ data: Site[] }>('/api/v1/sites');
+ * const sites = useApi(apiPath('/api/v1/sites', {})); // Loaded<{ data: Site[] }>
  */
-export const useApi = <T,>(path: string | null, version = 0): Loaded<T> => {
+export const useApi = <T,>(path: ApiPath<T> | null, version = 0): Loaded<T> => {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
   const shown = useRef<string | null>(null);
   useEffect(() => {

@@ -1,13 +1,14 @@
 // The dashboard's entry (rollup.config.mjs): a few hundred bytes that start the current page's
 // reads (early.ts), then load the app (main.tsx, with Preact and uPlot), which index.html also
 // preloads. The read API answers while the app is fetched and compiled, not after.
+import { apiPath } from '../collector/routes/apiPath';
 import { readEarly } from './early';
 import { rangeOf } from './format';
 import { route } from './route';
 import { siteReads } from './siteReads';
 
 const current = route(location.pathname);
-if (current.page != 'docs') readEarly('/api/v1/session');
+if (current.page != 'docs') readEarly(apiPath('/api/v1/session', {}));
 if (current.page == 'site') {
   const { sites, daily, groups, csp, vitals, pages } = siteReads(current.siteKey, rangeOf(location.search));
   const firstScreen = [sites, daily, groups].map((path) => readEarly(path));

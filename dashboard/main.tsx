@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { useApi } from './api';
+import { apiPath } from '../collector/routes/apiPath';
 import { Layout } from './components/Layout';
 import { Status } from './components/Status';
 import { DocsPage } from './pages/DocsPage';
@@ -11,7 +12,7 @@ import { SitePage } from './pages/SitePage';
 import { route } from './route';
 
 const App = () => {
-  const session = useApi<{ email: string; site_keys: string[] | null }>('/api/v1/session');
+  const session = useApi(apiPath('/api/v1/session', {}));
   const current = route(location.pathname);
   const email = session.state == 'ready' ? session.data.email : undefined;
   if (current.page == 'docs') return <DocsPage email={email} />;

@@ -1,18 +1,25 @@
-import { segment, sinceOf, type Range } from './format';
+import { apiPath } from '../collector/routes/apiPath';
+import { sinceOf, type Range } from './format';
 
 /**
  * The read-API paths of a site page, by what each shows, in the order the boot script starts them
  * (boot.ts): what is above the fold first (the site's name, the activity chart, the error groups),
  * since the collector answers them in turn.
  */
-export interface SiteReads {
-  sites: string;
-  daily: string;
-  groups: string;
-  csp: string;
-  vitals: string;
-  pages: string;
-}
+export type SiteReads = ReturnType<typeof readsOf>;
+
+const readsOf = (siteKey: string, range: Range) => {
+  const site = { site_key: siteKey };
+  const since = sinceOf(range);
+  return {
+    sites: apiPath('/api/v1/sites', {}),
+    daily: apiPath('/api/v1/sites/:site_key/daily', site, { since, p75: false }),
+    groups: apiPath('/api/v1/sites/:site_key/error-groups', site, { since }),
+    csp: apiPath('/api/v1/sites/:site_key/csp-groups', site, { since, limit: 50 }),
+    vitals: apiPath('/api/v1/sites/:site_key/vitals', site, { since }),
+    pages: apiPath('/api/v1/sites/:site_key/pages', site, { since }),
+  };
+};
 
 const made = new Map<string, SiteReads>();
 
@@ -22,22 +29,13 @@ const made = new Map<string, SiteReads>();
  * series without its p75 (`/vitals` has it, with the counts, from one read of the samples).
  *
  * @example
- * siteReads('3f2a', '7d').vitals // '/api/v1/sites/3f2a/vitals?since=2026-06-03T12:00:00.000Z'
+ * siteReads('3f2a', '7d').vitals // '/api/v1/sites/3f2a/vitals?since=2026-06-03T12%3A00%3A00.000Z'
  */
 export const siteReads = (siteKey: string, range: Range): SiteReads => {
   const key = `${siteKey}\n${range}`;
   let reads = made.get(key);
   if (!reads) {
-    const base = `/api/v1/sites/${segment(siteKey)}`;
-    const since = sinceOf(range);
-    reads = {
-      sites: '/api/v1/sites',
-      daily: `${base}/daily?since=${since}&p75=false`,
-      groups: `${base}/error-groups?since=${since}`,
-      csp: `${base}/csp-groups?since=${since}&limit=50`,
-      vitals: `${base}/vitals?since=${since}`,
-      pages: `${base}/pages?since=${since}`,
-    };
+    reads = readsOf(siteKey, range);
     made.set(key, reads);
   }
   return reads;

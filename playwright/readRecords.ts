@@ -1,12 +1,11 @@
-import type { StoredCspReport, StoredErrorReport, StoredPerformanceSession } from '../collector/index';
+import { apiPath } from '../collector/routes/apiPath';
+import type { ReadApi } from '../collector/routes/apiTypes';
 import type { ReportTarget } from './startCollector';
 
-/** The read API's lists (`GET /api/v1/sites/{site_key}/...`) and what each holds. */
-export interface StoredRecords {
-  'error-reports': StoredErrorReport;
-  'csp-reports': StoredCspReport;
-  'performance-sessions': StoredPerformanceSession;
-}
+/** The read API's lists (`GET /api/v1/sites/{site_key}/...`) and what each holds, as the route table declares them. */
+export type StoredRecords = {
+  [Kind in 'error-reports' | 'csp-reports' | 'performance-sessions']: ReadApi[`/api/v1/sites/:site_key/${Kind}`]['answer']['data'][number];
+};
 
 /** Records per request: the read API's largest page. */
 const PAGE_SIZE = 1000;
@@ -21,10 +20,11 @@ const PAGE_SIZE = 1000;
 export const readRecords = async <K extends keyof StoredRecords>(target: ReportTarget, kind: K): Promise<Array<StoredRecords[K]>> => {
   const records: Array<StoredRecords[K]> = [];
   for (let cursor: string | null = null; ; ) {
-    const url = new URL(`/api/v1/sites/${encodeURIComponent(target.siteKey)}/${kind}`, target.url);
-    url.searchParams.set('limit', String(PAGE_SIZE));
-    if (target.since !== undefined) url.searchParams.set('since', new Date(target.since).toISOString());
-    if (cursor) url.searchParams.set('cursor', cursor);
+    const since = target.since === undefined ? undefined : new Date(target.since).toISOString();
+    // Any of the three lists (a union, not the generic kind): each takes the same parameters.
+    const list: `/api/v1/sites/:site_key/${keyof StoredRecords}` = `/api/v1/sites/:site_key/${kind}`;
+    const path = apiPath(list, { site_key: target.siteKey }, { limit: PAGE_SIZE, since, cursor: cursor ?? undefined });
+    const url = new URL(path, target.url);
     const response = await fetch(url, { headers: { authorization: `Bearer ${target.apiKey}` } });
     // One key reads at most a few lists at once (README, "Running it for real"): test workers
     // sharing a collector and a key wait as Retry-After says, then read the same page again.

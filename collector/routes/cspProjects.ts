@@ -3,7 +3,7 @@ import { parsePolicy, serializePolicy, suggestPolicy, SUGGESTION_LIMITS, wellFor
 import { setupUrls, type Links } from '../core/setupUrls';
 import { apiError } from '../http/apiError';
 import { findSite, requireCallerSiteAccess, requireSiteAccess } from '../http/auth';
-import { defineRoute, type Caller, type Route } from '../http/route';
+import { defineRoute, type Caller } from '../http/route';
 import { CspProjectCreateSchema, CspProjectUpdateSchema, HeaderQuerySchema, ProjectListQuerySchema } from '../schemas/cspProject';
 import type { Store } from '../store/contract';
 import { CspHeaderSchema, CspProjectListSchema, CspProjectSchema, SuggestionSchema } from '../schemas/answers/cspProjectAnswers';
@@ -15,7 +15,7 @@ const REPORTING_GROUP = 'sitebeacon';
  * CSP projects (`/api/v1/csp-projects/…`, spec section 4): create, list, read, update, delete; the
  * policy the stored violations call for (`suggested-policy`); and the headers to deploy (`header`).
  */
-export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links }): Route[] => {
+export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links }) => {
   /** The project, if this key (or signed-in user) may see it: 404 `unknown_project`, or 403 for another site's. */
   const projectFor = async (event: H3Event, caller: Caller) => {
     const id = Number(getRouterParam(event, 'id'));

@@ -7,7 +7,7 @@ import { buildSummary } from '../core/summary';
 import { visibleSites } from '../core/users';
 import { rateMetric, VITALS_THRESHOLDS } from '../core/vitals';
 import { apiError } from '../http/apiError';
-import { defineRoute, type Route } from '../http/route';
+import { defineRoute } from '../http/route';
 import {
   CspGroupsViewSchema,
   DailyViewSchema,
@@ -30,7 +30,7 @@ const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).
  * error groups with sessions and trends, one group's detail, CSP violations by group, the Web
  * Vitals with their daily p75, and per-page vitals.
  */
-export const insightRoutes = ({ store }: { store: Store }): Route[] => [
+export const insightRoutes = ({ store }: { store: Store }) => [
   defineRoute({
     method: 'GET',
     path: '/api/v1/sites',

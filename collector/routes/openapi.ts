@@ -4,7 +4,7 @@ import { openApiDocument } from '../openapi/openApiDocument';
 import { OpenApiDocumentSchema } from '../schemas/answers/serviceAnswers';
 
 /** `GET /api/openapi.json`: the OpenAPI 3.1 document of the whole route table, built at its first request. */
-export const openApiRoutes = ({ links, routes }: { links: Links; routes: () => Route[] }): Route[] => {
+export const openApiRoutes = ({ links, routes }: { links: Links; routes: () => Route[] }) => {
   let document: string | undefined;
   return [
     defineRoute({

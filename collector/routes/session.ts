@@ -5,7 +5,7 @@ import { ACCOUNT_SIGN_IN_FAILURES, hashSessionToken, newSession, SESSION_TOKEN, 
 import { normalizeEmail } from '../core/users';
 import { apiError } from '../http/apiError';
 import { clientIp } from '../http/clientIp';
-import { defineRoute, type Route } from '../http/route';
+import { defineRoute } from '../http/route';
 import { requireSameOrigin } from '../http/sessionAuth';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../http/sessionCookie';
 import { signInHashing } from '../http/hashingSlots';
@@ -24,7 +24,7 @@ const rateLimited = (waitMs: number, why: string) => {
  * Sign-in and sign-out of the dashboard (design, "Sessions"): `POST /api/v1/session` sets the
  * `sitebeacon_session` cookie, `DELETE` ends the session, `GET` says who is signed in.
  */
-export const sessionRoutes = ({ store, links, trustProxy }: { store: Store; links: Links; trustProxy: boolean }): Route[] => {
+export const sessionRoutes = ({ store, links, trustProxy }: { store: Store; links: Links; trustProxy: boolean }) => {
   const guard = createSignInGuard();
   const appUrl = () => setupUrls(links).app_url;
   // A sign-in form of another site could sign a visitor into an account of the attacker's

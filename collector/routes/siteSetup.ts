@@ -1,7 +1,7 @@
 import { CONNECTIVITY_CHECK } from '../core/connectivityCheck';
 import { siteSetup, type Links } from '../core/setupUrls';
 import type { apiError } from '../http/apiError';
-import { defineRoute, type Route } from '../http/route';
+import { defineRoute } from '../http/route';
 import type { Store } from '../store/contract';
 import { SiteSetupSchema } from '../schemas/answers/siteSetupAnswer';
 import type { scriptFiles } from './beaconScript';
@@ -25,7 +25,7 @@ export const siteSetupRoutes = ({
   links: Links;
   beaconFile: string;
   scripts: ReturnType<typeof scriptFiles>;
-}): Route[] => [
+}) => [
   defineRoute({
     method: 'GET',
     path: '/api/v1/sites/:site_key/setup',

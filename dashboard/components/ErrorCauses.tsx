@@ -1,4 +1,4 @@
-import type { ErrorCause } from '../types';
+import type { ErrorCause } from '../../collector/routes/apiTypes';
 
 /**
  * How one cause is introduced: "Caused by: Name: message" for a link of the `cause` chain, "Inner

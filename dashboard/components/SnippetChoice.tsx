@@ -1,4 +1,4 @@
-import type { Setup } from '../types';
+import type { Setup } from '../../collector/routes/apiTypes';
 import { CopyButton } from './CopyButton';
 
 /** The stub's CSP source among a directive's sources: what only the snippet with the stub needs. */

@@ -1,6 +1,6 @@
 import { Chart } from './Chart';
 import { metricValue, METRICS, percent } from '../format';
-import type { MetricSummary, Vital } from '../types';
+import type { MetricSummary, Vital } from '../../collector/routes/apiTypes';
 
 const RATING_OF = (summary: MetricSummary) => (summary.good >= 0.75 ? 'good' : summary.poor > 0.25 ? 'poor' : 'needs-improvement');
 const RATING_TEXT: Record<string, string> = { good: 'Good', 'needs-improvement': 'Needs improvement', poor: 'Poor' };

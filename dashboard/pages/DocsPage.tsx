@@ -1,21 +1,15 @@
 import { useApi } from '../api';
+import { apiPath } from '../../collector/routes/apiPath';
 import { Layout } from '../components/Layout';
 import { Status } from '../components/Status';
+import type { OpenApiDocument } from '../../collector/routes/apiTypes';
 
-interface Operation {
-  summary?: string;
-  tags?: string[];
-  security?: Array<Record<string, unknown>>;
-}
-interface OpenApi {
-  servers?: Array<{ url: string }>;
-  paths: Record<string, Record<string, Operation>>;
-}
+type Operation = OpenApiDocument['paths'][string][string];
 
 const AUTH: Record<string, string> = { bearer: 'API key', apiKeyHeader: 'API key', session: 'session', agentToken: 'agent token' };
 
 const Reference = () => {
-  const document = useApi<OpenApi>('/api/openapi.json');
+  const document = useApi(apiPath('/api/openapi.json', {}));
   if (document.state != 'ready') return <Status loaded={document} />;
   const byTag = new Map<string, Array<{ method: string; path: string; operation: Operation }>>();
   for (const [path, operations] of Object.entries(document.data.paths)) {

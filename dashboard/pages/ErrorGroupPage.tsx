@@ -1,11 +1,11 @@
 import { useApi } from '../api';
+import { apiPath } from '../../collector/routes/apiPath';
 import { Chart } from '../components/Chart';
 import { ErrorCauses } from '../components/ErrorCauses';
 import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
 import { Status } from '../components/Status';
 import { clip, count, rangeOf, segment, sinceOf, time } from '../format';
-import type { ErrorGroupDetail } from '../types';
 
 /**
  * `/sites/{site_key}/errors/{fingerprint}`: one error group: its counts, the latest stack and its causes,
@@ -16,7 +16,7 @@ import type { ErrorGroupDetail } from '../types';
  */
 export const ErrorGroupPage = ({ email, siteKey, fingerprint }: { email: string | undefined; siteKey: string; fingerprint: string }) => {
   const range = location.search ? rangeOf(location.search) : '30d';
-  const detail = useApi<ErrorGroupDetail>(`/api/v1/sites/${segment(siteKey)}/error-groups/${segment(fingerprint)}?since=${sinceOf(range)}`);
+  const detail = useApi(apiPath('/api/v1/sites/:site_key/error-groups/:fingerprint', { site_key: siteKey, fingerprint }, { since: sinceOf(range) }));
   if (detail.state != 'ready') {
     return (
       <Layout email={email} title="Error">

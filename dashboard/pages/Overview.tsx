@@ -1,12 +1,12 @@
 import { useApi } from '../api';
+import { apiPath } from '../../collector/routes/apiPath';
 import { Chart } from '../components/Chart';
 import { Layout } from '../components/Layout';
 import { Status } from '../components/Status';
 import { clip, count, segment } from '../format';
-import type { DailyPoint, Site } from '../types';
+import type { DailyPoint, Site } from '../../collector/routes/apiTypes';
 
 const DAY = 86_400_000;
-type Daily = { days: DailyPoint[] };
 const total = (days: DailyPoint[], field: 'errors' | 'csp' | 'page_views') => days.reduce((sum, day) => sum + day[field], 0);
 const KINDS = [
   ['errors', 'Errors', '#b42318'],
@@ -18,8 +18,8 @@ const KINDS = [
 const since = (ms: number) => new Date(Math.floor((Date.now() - ms) / 60_000) * 60_000).toISOString();
 
 const SiteRow = ({ site }: { site: Site }) => {
-  const week = useApi<Daily>(`/api/v1/sites/${segment(site.site_key)}/daily?since=${since(7 * DAY)}&p75=false`);
-  const day = useApi<Daily>(`/api/v1/sites/${segment(site.site_key)}/daily?since=${since(DAY)}&p75=false`);
+  const week = useApi(apiPath('/api/v1/sites/:site_key/daily', site, { since: since(7 * DAY), p75: false }));
+  const day = useApi(apiPath('/api/v1/sites/:site_key/daily', site, { since: since(DAY), p75: false }));
   return (
     <tr>
       <th scope="row">
@@ -58,7 +58,7 @@ const SiteRow = ({ site }: { site: Site }) => {
  * <Overview email="ann@shop.example" />
  */
 export const Overview = ({ email }: { email: string | undefined }) => {
-  const sites = useApi<{ data: Site[] }>('/api/v1/sites');
+  const sites = useApi(apiPath('/api/v1/sites', {}));
   return (
     <Layout email={email} title="Sites">
       <h1>Sites</h1>

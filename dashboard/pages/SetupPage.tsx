@@ -1,16 +1,15 @@
 import { useState } from 'preact/hooks';
 import { useApi } from '../api';
+import { apiPath } from '../../collector/routes/apiPath';
 import { ConnectivityCheck } from '../components/ConnectivityCheck';
 import { Layout } from '../components/Layout';
 import { SnippetChoice } from '../components/SnippetChoice';
 import { Status } from '../components/Status';
 import { clip, segment, time } from '../format';
-import type { Setup } from '../types';
+import type { Setup } from '../../collector/routes/apiTypes';
 
 const Suggestion = ({ project }: { project: Setup['csp_projects'][number] }) => {
-  const suggestion = useApi<{ policy: string; based_on_reports: number; withheld?: Array<{ directive: string; source: string; reason: string }> }>(
-    `/api/v1/csp-projects/${project.id}/suggested-policy`,
-  );
+  const suggestion = useApi(apiPath('/api/v1/csp-projects/:id/suggested-policy', { id: String(project.id) }));
   return (
     <li>
       <h4>
@@ -47,7 +46,7 @@ const Suggestion = ({ project }: { project: Setup['csp_projects'][number] }) => 
 export const SetupPage = ({ email, siteKey }: { email: string | undefined; siteKey: string }) => {
   // A new version after the browser's test report was accepted: the last check then shows it.
   const [version, setVersion] = useState(0);
-  const setup = useApi<Setup>(`/api/v1/sites/${segment(siteKey)}/setup`, version);
+  const setup = useApi(apiPath('/api/v1/sites/:site_key/setup', { site_key: siteKey }), version);
   if (setup.state != 'ready') {
     return (
       <Layout email={email} title="Setup">

@@ -1,4 +1,5 @@
 import { useApi } from '../api';
+import { apiPath } from '../../collector/routes/apiPath';
 import { Chart } from '../components/Chart';
 import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
@@ -7,10 +8,10 @@ import { useRenderedMark, SITE_COMPLETE, SITE_RENDERED } from '../components/use
 import { Vitals } from '../components/Vitals';
 import { clip, count, metricValue, rangeOf, segment, time } from '../format';
 import { siteReads } from '../siteReads';
-import type { CspGroup, DailyPoint, ErrorGroup, PageVitals, Setup, Vital } from '../types';
+import type { CspGroup, ErrorGroupTrend, PageVitals } from '../../collector/routes/apiTypes';
 
 const Empty = ({ siteKey }: { siteKey: string }) => {
-  const setup = useApi<Setup>(`/api/v1/sites/${segment(siteKey)}/setup`);
+  const setup = useApi(apiPath('/api/v1/sites/:site_key/setup', { site_key: siteKey }));
   return (
     <section class="empty" aria-labelledby="empty-title">
       <h2 id="empty-title">Nothing received in this range</h2>
@@ -23,7 +24,7 @@ const Empty = ({ siteKey }: { siteKey: string }) => {
   );
 };
 
-const Errors = ({ siteKey, groups }: { siteKey: string; groups: ErrorGroup[] }) => (
+const Errors = ({ siteKey, groups }: { siteKey: string; groups: ErrorGroupTrend[] }) => (
   <section aria-labelledby="errors-title">
     <h2 id="errors-title">Errors</h2>
     {!groups.length ? (
@@ -162,14 +163,14 @@ const Pending = ({ id, title }: { id: string; title: string }) => (
 export const SitePage = ({ email, siteKey }: { email: string | undefined; siteKey: string }) => {
   const range = rangeOf(location.search);
   const reads = siteReads(siteKey, range);
-  const sites = useApi<{ data: Array<{ site_key: string; name: string }> }>(reads.sites);
-  const daily = useApi<{ days: DailyPoint[] }>(reads.daily);
-  const groups = useApi<{ data: ErrorGroup[] }>(reads.groups);
+  const sites = useApi(reads.sites);
+  const daily = useApi(reads.daily);
+  const groups = useApi(reads.groups);
   // Below the fold: asked once the first screen's reads are answered (as boot.ts does on a first load).
   const below = daily.state != 'loading' && groups.state != 'loading';
-  const csp = useApi<{ data: CspGroup[] }>(below ? reads.csp : null);
-  const vitals = useApi<{ vitals: Record<string, Vital> }>(below ? reads.vitals : null);
-  const pages = useApi<{ data: PageVitals[] }>(below ? reads.pages : null);
+  const csp = useApi(below ? reads.csp : null);
+  const vitals = useApi(below ? reads.vitals : null);
+  const pages = useApi(below ? reads.pages : null);
   const name = sites.state == 'ready' ? (sites.data.data.find((site) => site.site_key == siteKey)?.name ?? siteKey) : siteKey;
   const named = sites.state != 'loading';
   // bench/dashboard.mjs: interactive once the first screen (name, activity, errors) is drawn; complete once every section is.

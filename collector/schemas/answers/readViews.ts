@@ -44,12 +44,11 @@ export const ErrorGroupWithSessionsSchema = v.object({ ...ErrorGroupSchema.entri
 /** Reports and occurrences of one UTC day. */
 const DailyErrorsSchema = v.object({ day: DaySchema, reports: CountSchema, count: CountSchema });
 
+/** An error group with its sessions and its reports and occurrences per UTC day. */
+export const ErrorGroupTrendSchema = v.object({ ...ErrorGroupWithSessionsSchema.entries, daily: v.array(DailyErrorsSchema) });
+
 /** `GET /api/v1/sites/{site_key}/error-groups`: each group with its sessions and occurrences per day. */
-export const ErrorGroupsViewSchema = v.object({
-  site_key: v.string(),
-  since,
-  data: v.array(v.object({ ...ErrorGroupWithSessionsSchema.entries, daily: v.array(DailyErrorsSchema) })),
-});
+export const ErrorGroupsViewSchema = v.object({ site_key: v.string(), since, data: v.array(ErrorGroupTrendSchema) });
 
 /** `GET /api/v1/sites/{site_key}/error-groups/{fingerprint}`: one group, its latest report (stack), days, pages, browsers. */
 export const ErrorGroupDetailSchema = v.object({

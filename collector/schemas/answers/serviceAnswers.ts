@@ -21,9 +21,18 @@ export const ValidApiKeySchema = v.object({
   created_at: IsoTimeSchema,
 });
 
-/** `GET /api/openapi.json`: an OpenAPI 3.1 document (collector/openapi/). */
+/** One operation of the OpenAPI document, as the dashboard's API reference lists it. */
+const OperationSchema = v.object({
+  summary: v.string(),
+  tags: v.array(v.string()),
+  security: v.optional(v.array(v.record(v.string(), v.array(v.string())))),
+  responses: v.record(v.string(), v.object({ description: v.string() })),
+});
+
+/** `GET /api/openapi.json`: an OpenAPI 3.1 document (collector/openapi/), by path and method. */
 export const OpenApiDocumentSchema = v.object({
   openapi: v.literal('3.1.0'),
   info: v.object({ title: v.string(), version: v.string(), description: v.string() }),
-  paths: v.record(v.string(), v.record(v.string(), v.record(v.string(), v.unknown()))),
+  servers: v.array(v.object({ url: v.string() })),
+  paths: v.record(v.string(), v.record(v.string(), OperationSchema)),
 });
