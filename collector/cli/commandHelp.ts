@@ -9,7 +9,12 @@ const COLUMN = 32;
 const row = (left: string, markdown: string) =>
   left.length + 2 < COLUMN ? `  ${left.padEnd(COLUMN - 2)}${terminalText(markdown, COLUMN)}` : `  ${left}\n${' '.repeat(COLUMN)}${terminalText(markdown, COLUMN)}`;
 
-/** A flag's help line with its variable, as `--help` and the README's tables say it. */
+/**
+ * A flag's help line with its variable, as `--help` says it.
+ *
+ * @example
+ * flagHelp({ type: 'string', env: 'SITEBEACON_PORT', help: 'the port' }) // 'the port (env `SITEBEACON_PORT`)'
+ */
 export const flagHelp = (flag: Flag) => (flag.env ? `${flag.help} (env \`${flag.env}\`)` : flag.help);
 
 /**

@@ -23,7 +23,12 @@ export const flagSynopsis = (name: string, flag: Flag, { bare = false } = {}) =>
 /** The command's own optional flags (not those every command takes). */
 const optionalFlags = (spec: AnyCommand) => Object.entries(spec.flags as Record<string, Flag>).filter(([name, flag]) => !COMMON.has(name) && !flag.required);
 
-/** Whether the command has too many flags to list in its synopsis (`serve`): its flags get a table. */
+/**
+ * Whether the command has too many flags to list in its synopsis: its flags get a table of their own.
+ *
+ * @example
+ * hasSettingsTable(serve) // true
+ */
 export const hasSettingsTable = (spec: AnyCommand) => optionalFlags(spec).length > MOST_FLAGS_LISTED;
 
 /**
