@@ -1,5 +1,5 @@
 // The read API's types for its clients, the dashboard and `sitebeacon/playwright`: imported with
-// `import type` only, so that none of this reaches a bundle (README, "Dashboard"). Everything here
+// `import type` only, so that none of this reaches a bundle (docs/dashboard.md). Everything here
 // is inferred from the route table's declarations (http/route.ts `defineRoute`): a route's path,
 // query and answer schemas are written once, there.
 import type * as v from 'valibot';

@@ -25,7 +25,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
     return project;
   };
   /**
-   * The suggestion from the top `SUGGESTION_LIMITS.evidenceGroups` evidence groups (issue 11, class 5):
+   * The suggestion from the top `SUGGESTION_LIMITS.evidenceGroups` evidence groups (docs/hostile-input.md, "Bounded reads"):
    * one more is read only to tell whether some were left out.
    */
   const suggestionFor = async (project: { site_key: string; base_policy: string }) => {

@@ -21,7 +21,7 @@ const rateLimited = (waitMs: number, why: string) => {
 };
 
 /**
- * Sign-in and sign-out of the dashboard (design, "Sessions"): `POST /api/v1/session` sets the
+ * Sign-in and sign-out of the dashboard (docs/access.md, "Dashboard sessions"): `POST /api/v1/session` sets the
  * `sitebeacon_session` cookie, `DELETE` ends the session, `GET` says who is signed in.
  */
 export const sessionRoutes = ({ store, links, trustProxy }: { store: Store; links: Links; trustProxy: boolean }) => {

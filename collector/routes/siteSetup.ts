@@ -8,7 +8,7 @@ import type { scriptFiles } from './beaconScript';
 
 /**
  * `GET /api/v1/sites/{site_key}/setup` (spec section 1: clients use generated setup URLs, never
- * rewritten by hand; ../shared/design.md, "Connectivity diagnosis"): what a site needs to be set up,
+ * rewritten by hand; docs/integrations.md, "Where integrations are told to go"): what a site needs to be set up,
  * as the dashboard's setup page shows it: the generated URLs, the beacon's SRI value, the snippet
  * (the early-capture stub, then the script tag carrying that value: docs/early-capture.md) and the
  * script tag alone (core/setupUrls.ts, the one snippet builder), the CSP sources the page needs (the
