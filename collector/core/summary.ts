@@ -54,6 +54,36 @@ export interface MetricCounts {
 }
 
 /**
+ * One error group as the read API shows it, from a store's row: times as ISO strings, no
+ * `error_name` where the store has none.
+ *
+ * @example
+ * errorGroupOf({ fingerprint: 'f', error_type: 'javascript_error', error_message: 'x', reports: 1, count: 1, first_seen: 0, last_seen: 0 }).first_seen
+ * // '1970-01-01T00:00:00.000Z'
+ */
+export const errorGroupOf = ({ error_name, first_seen, last_seen, ...group }: ErrorGroupRow): ErrorGroup => ({
+  ...group,
+  ...(error_name == null ? {} : { error_name }),
+  first_seen: new Date(first_seen).toISOString(),
+  last_seen: new Date(last_seen).toISOString(),
+});
+
+/**
+ * One metric's figures from what a store counted: counts as shares of the samples, no p75 without
+ * samples (none counted: 0 samples).
+ *
+ * @example
+ * metricSummaryOf({ samples: 4, good: 3, needs_improvement: 1, poor: 0, p75: 1800 }).good // 0.75
+ */
+export const metricSummaryOf = (counts: MetricCounts = { samples: 0, good: 0, needs_improvement: 0, poor: 0, p75: null }): MetricSummary => ({
+  samples: counts.samples,
+  p75: counts.samples ? counts.p75 : null,
+  good: share(counts.good, counts.samples),
+  needs_improvement: share(counts.needs_improvement, counts.samples),
+  poor: share(counts.poor, counts.samples),
+});
+
+/**
  * The summary from what a store counted: times as ISO strings, counts as shares, every metric
  * web-vitals rates present (with 0 samples when none arrived).
  *
@@ -68,26 +98,8 @@ export const buildSummary = ({
   errorGroups: ErrorGroupRow[];
   cspGroups: CspGroup[];
   metrics: ReadonlyMap<string, MetricCounts>;
-}): Summary => {
-  const vitals: Record<string, MetricSummary> = {};
-  for (const name of VITALS_THRESHOLDS.keys()) {
-    const counts = metrics.get(name) ?? { samples: 0, good: 0, needs_improvement: 0, poor: 0, p75: null };
-    vitals[name] = {
-      samples: counts.samples,
-      p75: counts.samples ? counts.p75 : null,
-      good: share(counts.good, counts.samples),
-      needs_improvement: share(counts.needs_improvement, counts.samples),
-      poor: share(counts.poor, counts.samples),
-    };
-  }
-  return {
-    errors: errorGroups.map(({ error_name, first_seen, last_seen, ...group }) => ({
-      ...group,
-      ...(error_name == null ? {} : { error_name }),
-      first_seen: new Date(first_seen).toISOString(),
-      last_seen: new Date(last_seen).toISOString(),
-    })),
-    csp: cspGroups,
-    vitals,
-  };
-};
+}): Summary => ({
+  errors: errorGroups.map(errorGroupOf),
+  csp: cspGroups,
+  vitals: Object.fromEntries([...VITALS_THRESHOLDS.keys()].map((name) => [name, metricSummaryOf(metrics.get(name))])),
+});

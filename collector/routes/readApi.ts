@@ -4,7 +4,7 @@ import { pageOf, StoredCspReportSchema, StoredErrorReportSchema, StoredPerforman
 import { SummaryViewSchema } from '../schemas/answers/readViews';
 import { ListQuerySchema, SummaryQuerySchema } from '../schemas/readQuery';
 import type { ListOptions, Page, Store } from '../store/contract';
-import { readSummary } from '../store/readSummary';
+import { readSummary } from '../reads/readSummary';
 
 /** One list of stored records, oldest first: its name in the path, its record's schema and the store's read. */
 const listRoute = <const Name extends string, Item extends v.GenericSchema>(
@@ -42,13 +42,6 @@ export const readApiRoutes = ({ store }: { store: Store }) => [
     heavyRead: true,
     query: SummaryQuerySchema,
     responses: { 200: { description: 'The summary', schema: SummaryViewSchema } },
-    async handle({ site, query: { since, limit } }) {
-      const siteKey = site!.site_key;
-      return {
-        site_key: siteKey,
-        since: since === undefined ? null : new Date(since).toISOString(),
-        ...(await readSummary(store, siteKey, { since, limit })),
-      };
-    },
+    handle: ({ site, query }) => readSummary(store, site!, query),
   }),
 ];

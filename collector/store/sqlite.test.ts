@@ -9,7 +9,7 @@ import { createGroupCommit } from './sqlite/groupCommit';
 import { migrate } from './sqlite/migrations';
 import { SELECT_COPY_TO_MERGE_INTO } from './awaitingCopy';
 import { awaitedSideOf } from '../core/cspCopies';
-import { readSummary } from './readSummary';
+import { readSummary } from '../reads/readSummary';
 import { describeStoreContract } from '../testing/storeContract/store.contract';
 
 describeStoreContract('SQLite', async () => {
@@ -60,7 +60,7 @@ test('a database written by an older schema (version 2) opens, and its rows get 
   const [error] = await seed.stored('errors', 'default');
   expect(error!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
   expect((await seed.stored('csp', 'default'))[0]!.blocked_host).toBe('cdn.example');
-  const summary = await readSummary(store, 'default');
+  const summary = await readSummary(store, { site_key: 'default' });
   expect(summary.vitals.LCP).toMatchObject({ samples: 1, p75: 1800, good: 1 });
   expect(summary.errors).toMatchObject([{ error_message: 'Item 4 lost', reports: 1, count: 1 }]);
   expect(summary.csp).toEqual([]);

@@ -1,0 +1,42 @@
+import { UNCOUNTED_ERROR_TYPES } from '../core/countedErrors';
+import type { GroupOptions, Store } from '../store/contract';
+
+/** At most this many groups of uncounted reports (`sitebeacon check`'s) are read to take them out of a series. */
+const MAX_UNCOUNTED_GROUPS = 100;
+
+/**
+ * A site's error groups as the read views count them: without the uncounted error types
+ * (core/countedErrors.ts: `sitebeacon check`'s connectivity checks, README "Connectivity
+ * diagnosis"), which the store leaves out itself. Every view that lists error groups reads them here.
+ *
+ * @example
+ * const rows = await countedGroups(store, 'k', { since, limit: 20 });
+ */
+export const countedGroups = (store: Store, siteKey: string, options: GroupOptions) =>
+  store.errors.groups(siteKey, { ...options, excludeTypes: UNCOUNTED_ERROR_TYPES });
+
+/**
+ * A site's errors per UTC day as the read views count them: the store's days less the days of the
+ * uncounted groups (a fingerprint is of one error type, core/fingerprint.ts, so a group is all
+ * counted or all not). The site page's activity total then equals its error groups' total.
+ *
+ * @example
+ * const days = await countedDaily(store, 'k', { since });
+ */
+export const countedDaily = async (store: Store, siteKey: string, { since }: { since: number }) => {
+  const [days, uncounted] = await Promise.all([
+    store.errors.daily(siteKey, { since }),
+    store.errors.groups(siteKey, { since, types: UNCOUNTED_ERROR_TYPES, limit: MAX_UNCOUNTED_GROUPS }),
+  ]);
+  if (!uncounted.length) return days;
+  const byDay = new Map(days.map((day) => [day.day, { ...day }]));
+  for (const group of uncounted) {
+    for (const { day, reports, count } of await store.errors.daily(siteKey, { since, fingerprint: group.fingerprint })) {
+      const total = byDay.get(day);
+      if (!total) continue;
+      total.reports -= reports;
+      total.count -= count;
+    }
+  }
+  return [...byDay.values()].filter((day) => day.reports > 0);
+};
