@@ -61,7 +61,9 @@ const minify = (module, nameCache) =>
     module,
     compress: { passes: 3, unsafe_arrows: true },
     mangle: { properties: { regex: /^_/ } },
-    format: { comments: false },
+    // The ES module build keeps its `@__PURE__` annotations, so that an app's bundler drops what
+    // the app leaves unused (init's handle, when the app ignores it).
+    format: { comments: false, preserve_annotations: module },
     // One cache for every file of one build: a property mangled in a shared chunk gets the same
     // name in each entry that uses it (the plugin then minifies the files one after the other).
     nameCache,

@@ -95,12 +95,14 @@ test('the same violation twice in a flush is sent once', async () => {
   expect(fetchMock).toHaveBeenCalledTimes(1);
 });
 
-test('violations from browser extensions are dropped', async () => {
+test("violations from browser extensions are sent as they are: the collector's noise rule drops them", async () => {
   beacon = init({ siteKey: 'KEY', capture: [csp()] });
   violate({ blockedURI: 'chrome-extension://abcdef/inject.js' });
   violate({ sourceFile: 'moz-extension://abcdef/content.js' });
   await beacon.flush();
-  expect(fetchMock).not.toHaveBeenCalled();
+  expect(fetchMock).toHaveBeenCalledTimes(2);
+  expect(sentReport(0)['blocked-uri']).toBe('chrome-extension://abcdef/inject.js');
+  expect(sentReport(1)['source-file']).toBe('moz-extension://abcdef/content.js');
 });
 
 test('a violation against the collector is never reported, and one enforced in connect-src stops all sending', async () => {

@@ -1,8 +1,4 @@
 import type { Capture } from './init';
-import { setGiven } from './lib/setGiven';
-
-/** Browser extensions inject into every page; their violations say nothing about the site. */
-const EXTENSION = /^(?:[a-z-]*-extension|webkit-masked-url):/i;
 
 /** The CSP2 name of an event field: its kebab-case form (`blockedURI` -> `blocked-uri`), except `sample`. */
 const toCsp2Name = (field: string) => ((field == 'sample' ? 'script-' : '') + field.replace(/[A-Z]+/g, '-$&')).toLowerCase();
@@ -12,7 +8,9 @@ const toCsp2Name = (field: string) => ((field == 'sample' ? 'script-' : '') + fi
  * CSP2 shape, `{"csp-report": {...}}`, with the fields the browser filled in: an empty string or a
  * zero is how the event says "unknown" (no `source-file`, line 0, an empty `script-sample` or
  * `referrer`, WebKit's `status-code` 0 over HTTPS), so such a field is left out, not sent. URLs
- * lose their credentials and fragment.
+ * lose their credentials and fragment (both when the report is sent: lib/toWireJson.ts).
+ * Violations of browser extensions are sent like any other: the collector's noise rule drops them
+ * (docs/csp-reports.md), one rule in one place.
  *
  * A violation whose blocked URI is the collector is never reported: the report would be blocked
  * in turn (a feedback loop). When the policy enforces that block in `connect-src`, the beacon
@@ -31,12 +29,11 @@ export const csp = (): Capture => (context) => {
       if (event.disposition == 'enforce' && event.effectiveDirective == 'connect-src') context._blocked = true;
       return;
     }
-    if (EXTENSION.test(blocked) || EXTENSION.test(event.sourceFile)) return;
     const report: Record<string, unknown> = {};
     // The event's fields (https://w3c.github.io/webappsec-csp/#violation-events) are the
     // prototype's attributes, enumerable as WebIDL makes them: every one this browser has.
     for (const field of Object.keys(Object.getPrototypeOf(event))) {
-      setGiven(report, toCsp2Name(field), event[field as keyof SecurityPolicyViolationEvent]);
+      report[toCsp2Name(field)] = event[field as keyof SecurityPolicyViolationEvent];
     }
     context._report('csp', { 'csp-report': report });
   };

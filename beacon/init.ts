@@ -3,6 +3,7 @@ import { batches } from './lib/batches';
 import { monitor, whenContained } from './lib/monitor';
 import { randomId } from './lib/randomId';
 import { toErrorReport } from './lib/errorReport';
+import { toWireJson } from './lib/toWireJson';
 import { createTransport, MAX_BODY_BYTES, type TransportState } from './transport';
 
 /** The kinds of report, one endpoint each. */
@@ -70,7 +71,6 @@ const MAX_REPORTS_PER_PAGE = 25;
 type Queued = { session_id?: string; count?: number };
 
 const noop = () => {};
-const identity = <T>(value: T) => value;
 const noopBeacon: Beacon = { captureError: noop, flush: async () => {}, stop: noop };
 
 /**
@@ -95,27 +95,27 @@ export const init = (options: BeaconOptions): Beacon => {
   const flush = (atExit?: boolean) => {
     // clearTimeout returns undefined: the timer is cleared and forgotten in one statement.
     timer = clearTimeout(timer) as undefined;
-    const reports = Object.values(queued);
-    queued = {};
     const send = (kind: ReportKind, body: string, key?: string) => transport(endpoints[kind], body, atExit, key);
     // Errors go in arrays; a CSP report (the CSP2 shape is one report) and a session go alone,
     // a session keyed by its id: a newer snapshot supersedes an unsent older one.
-    const errorReports = reports.filter(([kind]) => kind == 'error').map(([, report]) => report);
-    return Promise.all([
-      ...batches(errorReports, MAX_BODY_BYTES).map((body) => send('error', body)),
-      ...reports.map(([kind, report]) => kind != 'error' && send(kind, JSON.stringify(report), report.session_id)),
-    ]).then(noop);
+    const errorReports: Queued[] = [];
+    const sent = [];
+    for (const [kind, report] of Object.values(queued))
+      kind == 'error' ? errorReports.push(report) : sent.push(send(kind, toWireJson(report, kind == 'performance'), report.session_id));
+    queued = {};
+    if (errorReports[0]) for (const body of batches(errorReports, MAX_BODY_BYTES)) sent.push(send('error', body));
+    return Promise.all(sent).then(noop);
   };
 
   const report = (kind: ReportKind, queue: Queued | null | false | undefined | void) => {
     // A throwing beforeSend leaves the report as it was; without one, every report is kept.
     try {
-      queue = (options.beforeSend || identity)(queue as Queued, kind);
+      if (options.beforeSend) queue = options.beforeSend(queue as Queued, kind);
     } catch {}
     if (!queue) return;
     if (kind == 'error') queue.session_id = context._sessionId;
     // A session is queued as the live object: what is sent is its state at the flush.
-    const key = kind + (kind == 'performance' ? queue.session_id : JSON.stringify({ ...queue, timestamp: 0 }));
+    const key = kind + (kind == 'performance' ? queue.session_id : toWireJson({ ...queue, timestamp: 0 }));
     const same = queued[key];
     if (same) {
       if (kind == 'error') same[1].count = (same[1].count || 1) + 1;
@@ -158,9 +158,9 @@ export const init = (options: BeaconOptions): Beacon => {
   for (const capture of options.capture || []) stoppers.push(monitor(capture)(context) || noop);
 
   return {
-    captureError: monitor((error: unknown) => report('error', toErrorReport('manual', error))),
+    captureError: /* @__PURE__ */ monitor((error: unknown) => report('error', toErrorReport('manual', error))),
     flush: () => monitor(flush)() || Promise.resolve(),
-    stop: monitor(() => {
+    stop: /* @__PURE__ */ monitor(() => {
       for (const stop of stoppers.splice(0)) monitor(stop)();
       for (const [type, listener, capture] of context._listeners.splice(0)) removeEventListener(type, listener, capture);
       flush();

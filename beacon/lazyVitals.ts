@@ -1,6 +1,5 @@
 import type { Metric } from 'web-vitals';
 import type { Capture } from './init';
-import { listen } from './lib/listen';
 import { monitor } from './lib/monitor';
 import { vitalsSession, type VitalsOptions } from './vitalsSession';
 
@@ -26,13 +25,12 @@ const IDLE_TIMEOUT = 2000;
  * lazyVitals('https://in.example/beacon.vitals.js', '', { sampleRate: 0.5 })
  */
 export const lazyVitals = (src: string, nonce: string, options?: VitalsOptions): Capture =>
-  vitalsSession((listener) => {
+  vitalsSession((listener, context) => {
     let subscribed = true;
     let script: HTMLScriptElement | undefined;
     const hidden = () => document.visibilityState == 'hidden';
     const load = monitor(() => {
       if (script) return;
-      unlisten();
       script = document.createElement('script');
       script.src = src;
       script.nonce = nonce;
@@ -42,11 +40,10 @@ export const lazyVitals = (src: string, nonce: string, options?: VitalsOptions):
       );
       document.head.append(script);
     });
-    const unlisten = listen('visibilitychange', monitor(() => hidden() && load()));
+    context._listen('visibilitychange', () => hidden() && load());
     // Asked for from the next task: requesting an idle callback is the dearest call of the start (docs/performance.md, "The beacon").
     setTimeout(monitor(() => ((globalThis.requestIdleCallback || setTimeout) as typeof requestIdleCallback)(load, { timeout: IDLE_TIMEOUT })));
     return () => {
       subscribed = false;
-      unlisten();
     };
   }, options);

@@ -9,11 +9,13 @@ import { monitor } from './lib/monitor';
 export const KEEPALIVE_QUOTA = 65536;
 /** One body is kept well under the quota, so several sends fit at page exit. */
 export const MAX_BODY_BYTES = 16384;
-/** Five attempts: the longest backoff is 1 s x 2^3 = 8 s (less jitter), so it needs no cap. */
+/**
+ * Five attempts: the longest backoff is 1 s x 2^3 = 8 s (less jitter), so it needs no cap. What
+ * waits for a retry is bounded by init's per-page caps: 25 error and 25 CSP reports, and a session's
+ * older snapshots end at their next attempt.
+ */
 const MAX_ATTEMPTS = 5;
 const FIRST_RETRY_DELAY = 1000;
-/** Bodies waiting for a retry; past this, new failures are dropped (a bounded queue). */
-const MAX_WAITING = 20;
 
 /**
  * What `init` sends through: sends one body; resolves when the first attempt has settled. Never
@@ -42,50 +44,47 @@ export interface TransportState {
 export const createTransport = (state: TransportState): Transport => {
   let inflightBytes = 0;
   let pausedUntil = 0;
-  let waiting = 0;
   const newest: Record<string, string> = {};
 
-  const send = (url: string, body: string, atExit?: boolean, key?: string, attempt = 0): Promise<unknown> | undefined => {
-    // Called again later, unless blocked meanwhile or a newer body of the same key was sent.
-    const later = (delay: number, next = attempt): undefined => {
-      pausedUntil = Math.max(pausedUntil, Date.now() + delay);
-      if (next < MAX_ATTEMPTS && waiting < MAX_WAITING) {
-        waiting++;
-        setTimeout(
-          monitor(() => {
-            waiting--;
-            send(url, body, false, key, next);
-          }),
-          pausedUntil - Date.now(),
-        );
-      }
-    };
-    if (state._blocked || (key && newest[key] != body)) return;
+  const send = async (url: string, body: string, atExit?: boolean, key?: string, attempt = 0) => {
+    // Unless blocked meanwhile or a newer body of the same key was sent; at page exit, sendBeacon
+    // first (false when over its quota: then fetch).
+    if (state._blocked || (key && newest[key] != body) || (atExit && navigator.sendBeacon?.(url, body))) return;
     // While the collector asked us to wait (429, 5xx, or it is unreachable), new bodies wait too;
     // but not at page exit, where waiting is losing: Chromium rejects an in-flight keepalive fetch
     // at pagehide ("Failed to fetch") although it goes on, and that must not hold back the last snapshot.
-    // (later() returns undefined: a paused body is scheduled, and this send ends.)
-    if (atExit ? navigator.sendBeacon?.(url, body) : Date.now() < pausedUntil && !later(0)) return;
-    const size = byteLength(body);
-    const counted = inflightBytes + size <= KEEPALIVE_QUOTA ? size : 0;
-    const retry = (delay: number) =>
-      later(delay || FIRST_RETRY_DELAY * 2 ** attempt * (0.5 + Math.random() / 2), attempt + 1);
-    // Where fetch is missing this throws, and the caller's monitor() contains it.
-    const request = fetch(url, {
-      method: 'POST',
-      body,
-      keepalive: !!counted,
-      credentials: 'omit',
-      headers: { 'Content-Type': 'application/json' },
-    });
-    inflightBytes += counted;
-    return request
-      .then(
+    if (atExit || Date.now() >= pausedUntil) {
+      const size = byteLength(body);
+      const counted = inflightBytes + size <= KEEPALIVE_QUOTA ? size : 0;
+      inflightBytes += counted;
+      let delay = 0;
+      try {
+        const { status, headers } = await fetch(url, {
+          method: 'POST',
+          body,
+          keepalive: !!counted,
+          credentials: 'omit',
+          headers: { 'Content-Type': 'application/json' },
+        });
+        if (status != 429 && status < 500) return;
         // An HTTP-date Retry-After is NaN here: the usual backoff then.
-        ({ status, headers }) => (status == 429 || status >= 500) && retry(+headers.get('retry-after')! * 1000),
-        () => retry(0),
-      )
-      .finally(() => (inflightBytes -= counted));
+        delay = +headers.get('retry-after')! * 1000;
+      } catch {
+        // A network failure (or no fetch at all): retried like a 5xx.
+      } finally {
+        inflightBytes -= counted;
+      }
+      pausedUntil = Math.max(pausedUntil, Date.now() + (delay || FIRST_RETRY_DELAY * 2 ** attempt * (0.5 + Math.random() / 2)));
+      attempt++;
+    }
+    if (attempt < MAX_ATTEMPTS) {
+      setTimeout(
+        monitor(() => {
+          send(url, body, false, key, attempt);
+        }),
+        pausedUntil - Date.now(),
+      );
+    }
   };
 
   return monitor((url: string, body: string, atExit?: boolean, key?: string) => {

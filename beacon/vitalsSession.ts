@@ -1,6 +1,5 @@
 import type { Metric } from 'web-vitals';
-import type { Capture } from './init';
-import { cleanUrl } from './lib/cleanUrl';
+import type { BeaconContext, Capture } from './init';
 import { monitor } from './lib/monitor';
 import { randomId } from './lib/randomId';
 import type { WirePerformanceSession } from './lib/wire';
@@ -14,8 +13,11 @@ export interface VitalsOptions {
 /** A metric as web-vitals reports it; `sitebeacon/attribution` adds a bounded `attribution`. */
 export type ReportedMetric = Metric & { attribution?: Record<string, string> };
 
-/** Subscribes a listener to the page's metrics; returns what unsubscribes it. */
-export type MetricSource = (listener: (metric: ReportedMetric) => void) => () => void;
+/**
+ * Subscribes a listener to the page's metrics, with the capture's context for what it installs
+ * (a listener added through `context._listen` is removed by `stop()`); returns what unsubscribes it.
+ */
+export type MetricSource = (listener: (metric: ReportedMetric) => void, context: BeaconContext) => (() => void) | void;
 
 /** What a session sends of a metric: every field web-vitals gives except `name` (the key) and `entries`. */
 export type SentMetric = Omit<ReportedMetric, 'name' | 'entries'>;
@@ -43,15 +45,11 @@ export const vitalsSession =
           : undefined);
     const first = start(context._sessionId);
 
-    // The session itself is queued, not a copy: what is sent at the next flush is its newest state.
+    // The session itself is queued, not a copy: what is sent at the next flush is its newest state,
+    // its URLs (the page's, the navigation's) cleaned then (lib/toWireJson.ts).
     const onMetric = monitor(({ name, entries, ...fields }: ReportedMetric) => {
       const session = fields.navigationType == 'back-forward-cache' ? current : first;
       if (!session) return;
-      // The page URL loses its credentials and fragment here, not at start: compiling cleanUrl's
-      // expressions is part of the start's cost (docs/performance.md, "The beacon"); cleaning a clean URL changes nothing.
-      session.page_url = cleanUrl(session.page_url);
-      // The navigation entry's name is the URL with its fragment (Firefox, fixture beacon.json).
-      if (fields.navigationURL) fields.navigationURL = cleanUrl(fields.navigationURL);
       // web-vitals says how the page was reached, bfcache restores included.
       session.navigation_type ||= fields.navigationType;
       session.metrics[name] = fields;
@@ -59,5 +57,5 @@ export const vitalsSession =
     });
 
     context._listen('pageshow', (event: PageTransitionEvent) => event.persisted && start(randomId()), true);
-    return source(onMetric);
+    return source(onMetric, context);
   };

@@ -66,15 +66,15 @@ const vitalsScript = readFileSync(new URL('dist/beacon.vitals.min.js', root), 'u
 const WEB_VITALS = ['largest-contentful-paint', 'layout-shift', 'first-input'];
 const ATTRIBUTION = ['largestShiftTarget', 'interactionTarget', 'getSelector'];
 
-// Gates sit a little above what is reached: a change that adds bytes must say so here. The last
-// raise paid for the description of thrown values, causes, the beacon's own-error report and (in
-// beacon.min.js) the early stub's replay.
+// Gates sit a little above what is reached: a change that adds bytes must say so here.
+// beacon.min.js's gate is its budget (2,560 B), met; the ESM app's budget (1,864 B) is not met yet:
+// its gate holds what is reached, so it can only go down.
 const targets = [
   {
     name: 'dist/beacon.min.js (the script tag: errors, csp, transport, sessions; the critical path)',
     code: beaconScript,
     goal: { brotli: 4096, gzip: 4608 },
-    gate: { brotli: 2752 },
+    gate: { brotli: 2560 },
     mustNotContain: WEB_VITALS,
   },
   {
@@ -88,21 +88,21 @@ const targets = [
     name: 'ESM app importing init, errors, csp',
     code: await app('init, errors, csp', 'errors(), csp()'),
     goal: { brotli: 1536 },
-    gate: { brotli: 2160 },
+    gate: { brotli: 1936 },
     mustNotContain: WEB_VITALS,
   },
   {
     name: 'ESM app importing init, errors, csp, vitals',
     code: await app('init, errors, csp, vitals', 'errors(), csp(), vitals()'),
     goal: {},
-    gate: { brotli: 5104 },
+    gate: { brotli: 4912 },
     mustNotContain: ATTRIBUTION,
   },
   {
     name: 'ESM app importing init, errors, csp and vitals from sitebeacon/attribution',
     code: await app('init, errors, csp', 'errors(), csp(), vitals()', "import { vitals } from 'sitebeacon/attribution';\n"),
     goal: {},
-    gate: { brotli: 7088 },
+    gate: { brotli: 6880 },
   },
   {
     name: 'EARLY_STUB (beacon/lib/earlyStub.ts: the inline script of the generated snippet, in every page)',

@@ -21,26 +21,26 @@ const TELLING = ['name', 'message', 'code', 'status', 'url', 'type', 'target', '
  * describeValue({ code: 42 }) // '{"code":42}'
  */
 export const describeValue = (value: unknown): string => {
-  const seen = new Set();
+  const seen: unknown[] = [];
   let budget = MAX_PROPERTIES;
+  let text;
   try {
-    return typeof value != 'object' || !value
-      ? String(value)
-      : JSON.stringify(value, (_key, field) => {
-          // Past the bound, what is left is left out.
-          if (--budget < 0) return;
-          if (!field || typeof field != 'object') return field;
-          if (seen.has(field)) return '[Circular]';
-          seen.add(field);
-          const name = field.constructor?.name;
-          if (!name || name == 'Object' || name == 'Array') return field;
-          // Functions among the fields are left out by JSON itself.
-          const told: Record<string, unknown> = {};
-          for (const key of TELLING) if (field[key]) told[key] = field[key];
-          return { [name]: told };
-        });
-  } catch {
-    // A getter that throws, a BigInt: the value's own text is still something.
-    return String(value);
-  }
+    text =
+      typeof value == 'object' &&
+      JSON.stringify(value, (_key, field) => {
+        // Past the bound, what is left is left out.
+        if (--budget < 0) return;
+        if (!field || typeof field != 'object') return field;
+        if (seen.includes(field)) return '[Circular]';
+        seen.push(field);
+        const name = field.constructor?.name;
+        if (!name || name == 'Object' || name == 'Array') return field;
+        // Functions among the fields are left out by JSON itself.
+        const told: Record<string, unknown> = {};
+        for (const key of TELLING) if (field[key]) told[key] = field[key];
+        return { [name]: told };
+      });
+  } catch {}
+  // A string, a number, null; a getter that throws, a BigInt: the value's own text.
+  return text || String(value);
 };

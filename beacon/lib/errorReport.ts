@@ -1,6 +1,5 @@
 import { MAX_ERROR_CAUSES, type WireErrorReport } from './wire';
 import { describeValue } from './describeValue';
-import { setGiven } from './setGiven';
 
 /** The error report of the wire format (docs/wire-format.md, "Error reports"): ./wire.ts. */
 export type ErrorReport = WireErrorReport;
@@ -21,19 +20,13 @@ export type ErrorOrigin = Partial<Pick<ErrorEvent, 'message' | 'filename' | 'lin
 const fieldsOf = (thrown: unknown, fallback?: string) => {
   // An ErrorEvent that is rejected or thrown stands for its error.
   if (thrown instanceof ErrorEvent) thrown = thrown.error;
-  const error = thrown instanceof Error ? thrown : undefined;
-  const stack = error?.stack;
+  const error = thrown instanceof Error && thrown;
+  const stack = error && error.stack;
   return {
     error_message: (error ? error.message : (thrown == null && fallback) || describeValue(thrown)).slice(0, MAX_MESSAGE),
-    error_name: error?.name,
-    stack: typeof stack == 'string' && stack.slice(0, MAX_STACK),
+    error_name: error && error.name,
+    stack: typeof stack == 'string' ? stack.slice(0, MAX_STACK) : undefined,
   };
-};
-
-/** `fields` as sent: only what was given, URLs cleaned (setGiven); `error_message` always, as the wire requires. */
-const given = (fields: Record<string, unknown>, target: Record<string, unknown> = { error_message: '' }) => {
-  for (const name in fields) setGiven(target, name, fields[name]);
-  return target;
 };
 
 /**
@@ -41,9 +34,9 @@ const given = (fields: Record<string, unknown>, target: Record<string, unknown> 
  * MAX_ERROR_CAUSES (a cause that is its own cause stops there too).
  */
 const causesOf = (thrown: unknown) => {
-  const causes: Record<string, unknown>[] = [];
+  const causes: object[] = [];
   const add = (value: unknown, aggregate?: boolean) =>
-    causes.length < MAX_ERROR_CAUSES && causes.push(given({ ...fieldsOf(value), aggregate }));
+    causes.length < MAX_ERROR_CAUSES && causes.push({ ...fieldsOf(value), aggregate });
   const inner = (thrown as AggregateError | undefined)?.errors;
   if (thrown instanceof Error && Array.isArray(inner)) for (const value of inner) add(value, true);
   for (let value = thrown; (value = (value as Error | undefined)?.cause) != null && add(value); );
@@ -65,8 +58,13 @@ export const toErrorReport = (
   thrown: unknown,
   { message, filename, lineno, colno }: ErrorOrigin = {},
 ): ErrorReport =>
-  given(
-    { ...fieldsOf(thrown, message), page_url: location.href, source_url: filename, line: lineno, column: colno, causes: causesOf(thrown) },
-    // error_message is required (spec section 2): set even when empty.
-    { error_type: type, error_message: '', timestamp: Date.now() },
-  ) as ErrorReport;
+  ({
+    error_type: type,
+    ...fieldsOf(thrown, message),
+    page_url: location.href,
+    source_url: filename,
+    line: lineno,
+    column: colno,
+    causes: causesOf(thrown),
+    timestamp: Date.now(),
+  }) as ErrorReport;
