@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
+import * as v from 'valibot';
 import { afterAll, expect, test } from 'vitest';
 import { collectorRoutes } from '../app';
+import { ApiErrorBodySchema } from '../http/apiErrorBody';
 import type { Route } from '../http/route';
 import { jsonSchemaOf } from '../openapi/jsonSchemaOf';
 import { createTestCollector } from '../testing/testCollector';
@@ -62,4 +64,16 @@ test('the OpenAPI document carries those schemas: no JSON success answer falls b
   expect(bare).toEqual([]);
   const daily = document.paths['/api/v1/sites/{site_key}/daily']!.get!.responses['200']!.content!['application/json']!.schema as { required: string[] };
   expect(daily.required).toEqual(['site_key', 'since', 'days']);
+});
+
+test('refusals keep the one error shape the document declares once (components.schemas.Error)', async () => {
+  const refusals = await Promise.all([
+    collector.request('/api/nothing-here'),
+    collector.request('/api/v1/sites'),
+    collector.request('/api/error-reports', { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } }),
+  ]);
+  expect(refusals.map((response) => response.status)).toEqual([404, 401, 400]);
+  for (const response of refusals) expect(v.is(ApiErrorBodySchema, await response.json())).toBe(true);
+  const document = (await (await collector.request('/api/openapi.json')).json()) as { components: { schemas: { Error: unknown } } };
+  expect(document.components.schemas.Error).toMatchObject({ required: ['error'], properties: { error: { required: ['code', 'message'] } } });
 });
