@@ -1,3 +1,5 @@
+import type { ApiErrorBody } from '../collector/routes/apiTypes';
+
 /** An answer of the read API that was not 2xx: its status and its error code (docs/responses.md). */
 export interface ApiFailure {
   status: number;
@@ -10,7 +12,8 @@ const MAX_ATTEMPTS = 5;
 const MAX_WAIT_SECONDS = 5;
 
 const failure = async (response: Response): Promise<ApiFailure> => {
-  let body: { error?: { code?: string; message?: string } } | undefined;
+  // A proxy's refusal may have another shape: every field may be missing.
+  let body: { error?: Partial<ApiErrorBody['error']> } | undefined;
   try {
     body = await response.json();
   } catch {

@@ -3,6 +3,7 @@
 // is inferred from the route table's declarations (http/route.ts `defineRoute`): a route's path,
 // query and answer schemas are written once, there.
 import type * as v from 'valibot';
+import type { ApiErrorBodySchema } from '../http/apiErrorBody';
 import type { SuccessOf } from '../http/route';
 import type { CspProjectSchema, SuggestionSchema } from '../schemas/answers/cspProjectAnswers';
 import type {
@@ -48,6 +49,8 @@ export type ReadApi = { [Read in Reads as Read['path']]: { query: Read['query'];
 /** A path template of the read API. */
 export type ReadPath = keyof ReadApi;
 
+/** Every refusal's body: `{"error":{"code","message"}}`. */
+export type ApiErrorBody = v.InferOutput<typeof ApiErrorBodySchema>;
 export type Site = v.InferOutput<typeof SiteSchema>;
 export type DailyPoint = v.InferOutput<typeof DailyPointSchema>;
 export type ErrorGroup = v.InferOutput<typeof ErrorGroupSchema>;
