@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { StoredErrorReportSchema } from './storedRecords';
 import { CountSchema, DaySchema, IsoTimeSchema } from './isoTime';
 
-/** Where a view's range starts: `since` as ISO time (null: all time, the summary without `since`). */
-const since = v.nullable(IsoTimeSchema);
+/** Where a view's range starts, as ISO time (reads/range.ts). */
+const since = IsoTimeSchema;
 const share = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
 const rating = v.picklist(['good', 'needs-improvement', 'poor']);
 
@@ -93,7 +93,7 @@ export const PagesViewSchema = v.object({ site_key: v.string(), since, data: v.a
 /** `GET /api/v1/sites/{site_key}/summary`: error groups, CSP groups and per-metric figures. */
 export const SummaryViewSchema = v.object({
   site_key: v.string(),
-  since,
+  since: v.pipe(v.nullable(IsoTimeSchema), v.description('null: all time (no `since` asked)')),
   errors: v.array(ErrorGroupSchema),
   csp: v.array(CspGroupSchema),
   vitals: v.record(v.string(), MetricSummarySchema),
