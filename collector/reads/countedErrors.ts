@@ -16,6 +16,16 @@ export const countedGroups = (store: Store, siteKey: string, options: GroupOptio
   store.errors.groups(siteKey, { ...options, excludeTypes: UNCOUNTED_ERROR_TYPES });
 
 /**
+ * The groups the read views leave out of their counts (`sitebeacon check`'s connectivity checks)
+ * since `since`: the setup view shows the last of them, the daily series subtracts them.
+ *
+ * @example
+ * const checks = await uncountedGroups(store, 'k', { since });
+ */
+export const uncountedGroups = (store: Store, siteKey: string, { since }: { since: number }) =>
+  store.errors.groups(siteKey, { since, types: UNCOUNTED_ERROR_TYPES, limit: MAX_UNCOUNTED_GROUPS });
+
+/**
  * A site's errors per UTC day as the read views count them: the store's days less the days of the
  * uncounted groups (a fingerprint is of one error type, core/fingerprint.ts, so a group is all
  * counted or all not). The site page's activity total then equals its error groups' total.
@@ -24,10 +34,7 @@ export const countedGroups = (store: Store, siteKey: string, options: GroupOptio
  * const days = await countedDaily(store, 'k', { since });
  */
 export const countedDaily = async (store: Store, siteKey: string, { since }: { since: number }) => {
-  const [days, uncounted] = await Promise.all([
-    store.errors.daily(siteKey, { since }),
-    store.errors.groups(siteKey, { since, types: UNCOUNTED_ERROR_TYPES, limit: MAX_UNCOUNTED_GROUPS }),
-  ]);
+  const [days, uncounted] = await Promise.all([store.errors.daily(siteKey, { since }), uncountedGroups(store, siteKey, { since })]);
   if (!uncounted.length) return days;
   const byDay = new Map(days.map((day) => [day.day, { ...day }]));
   for (const group of uncounted) {

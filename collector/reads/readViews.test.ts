@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CspGroupsViewSchema, DailyViewSchema, ErrorGroupDetailSchema, PagesViewSchema, SiteListSchema, VitalsViewSchema } from '../schemas/answers/readViews';
+import { SiteSetupSchema } from '../schemas/answers/siteSetupAnswer';
 import { createSqliteStore } from '../store/sqlite';
 import { seedStore } from '../testing/seed';
 import { rangeOf } from './range';
@@ -11,6 +12,7 @@ import { readCspGroups } from './readCspGroups';
 import { readDaily } from './readDaily';
 import { readErrorGroup } from './readErrorGroup';
 import { readPages } from './readPages';
+import { readSetup } from './readSetup';
 import { readSites } from './readSites';
 import { readVitals } from './readVitals';
 
@@ -76,4 +78,24 @@ test("one error group: its sessions, latest report, pages and browsers; undefine
     browsers: [{ browser: 'Firefox 128', reports: 2 }],
   });
   expect(await readErrorGroup(store, site, { fingerprint: row!.fingerprint, since: now, limit: 20 }, { now })).toBeUndefined();
+});
+
+test("the setup: generated URLs, the integrity given, and the last connectivity check of 30 days, not an older one", async () => {
+  const blog = (await store.sites.get(other))!;
+  const check = (machine: string) => ({ error_type: 'connectivity_check', error_message: `sitebeacon check from ${machine}` });
+  await seed.insertErrors(other, [check('old')], now - 31 * DAY);
+  const links = { appUrl: () => 'https://app.example' };
+  expect((await readSetup(store, blog, { links }, { now })).last_connectivity_check).toBeNull();
+  await seed.insertErrors(other, [check('ci')], now - 2 * DAY);
+  await seed.insertErrors(other, [check('deploy')], now - DAY);
+  const setup = await readSetup(store, blog, { links, integrity: 'sha384-x' }, { now });
+  expect(v.parse(SiteSetupSchema, setup)).toMatchObject({
+    site_key: other,
+    name: 'Blog',
+    api_base: 'https://app.example/api',
+    integrity: 'sha384-x',
+    wordpress: null,
+    agents: [],
+    last_connectivity_check: { at: new Date(now - DAY).toISOString(), message: 'sitebeacon check from deploy', reports: 1 },
+  });
 });

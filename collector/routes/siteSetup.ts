@@ -1,7 +1,7 @@
-import { CONNECTIVITY_CHECK } from '../core/connectivityCheck';
-import { siteSetup, type Links } from '../core/setupUrls';
+import type { Links } from '../core/setupUrls';
 import type { apiError } from '../http/apiError';
 import { defineRoute } from '../http/route';
+import { readSetup } from '../reads/readSetup';
 import type { Store } from '../store/contract';
 import { SiteSetupSchema } from '../schemas/answers/siteSetupAnswer';
 import type { scriptFiles } from './beaconScript';
@@ -41,24 +41,7 @@ export const siteSetupRoutes = ({
         // An unbuilt beacon still has a setup; the tag then carries no integrity.
         if ((error as ReturnType<typeof apiError>).status != 404) throw error;
       }
-      const [wordpress, agents, projects, groups] = await Promise.all([
-        store.wordpress.get(site!.site_key),
-        store.agents.list(site!.site_key),
-        store.cspProjects.list(site!.site_key),
-        store.errors.groups(site!.site_key, { since: Date.now() - 30 * 86_400_000, types: [CONNECTIVITY_CHECK], limit: 100 }),
-      ]);
-      // The last connectivity check that reached this site (`sitebeacon check --site`, or the setup
-      // page's check from a browser): proof that a machine got through.
-      const [check] = groups.sort((a, b) => b.last_seen - a.last_seen);
-      return {
-        ...siteSetup(links, site!, integrity),
-        name: site!.name,
-        wordpress: wordpress ?? null,
-        // Never the token hash: the setup page shows what runs, not its credentials.
-        agents: agents.map(({ token_hash: _hidden, ...agent }) => agent),
-        csp_projects: projects.map(({ id, name, mode, updated_at }) => ({ id, name, mode, updated_at })),
-        last_connectivity_check: check ? { at: new Date(check.last_seen).toISOString(), message: check.error_message, reports: check.reports } : null,
-      };
+      return readSetup(store, site!, { links, integrity });
     },
   }),
 ];
