@@ -13,6 +13,7 @@ import { readDaily } from './readDaily';
 import { readErrorGroup } from './readErrorGroup';
 import { readPages } from './readPages';
 import { readSetup } from './readSetup';
+import { readSuggestion } from './readSuggestion';
 import { readSites } from './readSites';
 import { readVitals } from './readVitals';
 
@@ -98,4 +99,10 @@ test("the setup: generated URLs, the integrity given, and the last connectivity 
     agents: [],
     last_connectivity_check: { at: new Date(now - DAY).toISOString(), message: 'sitebeacon check from deploy', reports: 1 },
   });
+});
+
+test("a CSP project's suggestion: the site's violations as evidence, counted, with whether some were left out", async () => {
+  const suggestion = await readSuggestion(store, { site_key: site.site_key, base_policy: "default-src 'self'" });
+  expect(suggestion.policy).toContain('https://cdn.example');
+  expect(suggestion.evidence).toMatchObject({ groups: 1, truncated: false });
 });

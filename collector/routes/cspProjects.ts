@@ -1,10 +1,11 @@
 import { getRouterParam, type H3Event } from 'h3';
-import { parsePolicy, serializePolicy, suggestPolicy, SUGGESTION_LIMITS, wellFormedPolicy } from '../core/csp';
+import { parsePolicy, serializePolicy, wellFormedPolicy } from '../core/csp';
 import { setupUrls, type Links } from '../core/setupUrls';
 import { apiError } from '../http/apiError';
 import { findSite, requireCallerSiteAccess, requireSiteAccess } from '../http/auth';
 import { defineRoute, type Caller } from '../http/route';
 import { CspProjectCreateSchema, CspProjectUpdateSchema, HeaderQuerySchema, ProjectListQuerySchema } from '../schemas/cspProject';
+import { readSuggestion } from '../reads/readSuggestion';
 import type { Store } from '../store/contract';
 import { CspHeaderSchema, CspProjectListSchema, CspProjectSchema, SuggestionSchema } from '../schemas/answers/cspProjectAnswers';
 
@@ -23,18 +24,6 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
     if (!project) throw apiError(404, 'unknown_project', `no CSP project has the id "${getRouterParam(event, 'id')}"`);
     requireCallerSiteAccess(caller, project.site_key);
     return project;
-  };
-  /**
-   * The suggestion from the top `SUGGESTION_LIMITS.evidenceGroups` evidence groups (docs/hostile-input.md, "Bounded reads"):
-   * one more is read only to tell whether some were left out.
-   */
-  const suggestionFor = async (project: { site_key: string; base_policy: string }) => {
-    const limit = SUGGESTION_LIMITS.evidenceGroups;
-    const evidence = await store.csp.evidence(project.site_key, { limit: limit + 1 });
-    return {
-      ...suggestPolicy(project.base_policy, evidence),
-      evidence: { groups: Math.min(evidence.length, limit), limit, truncated: evidence.length > limit },
-    };
   };
   const tag = 'CSP projects';
   const project = { 200: { description: 'Project', schema: CspProjectSchema }, 404: 'unknown_project' };
@@ -109,7 +98,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
       // whether some were left out). The structure itself is not sent.
       async handle({ event, apiKey, user }) {
         const project = await projectFor(event, { apiKey, user });
-        const { structure: _structure, ...suggestion } = await suggestionFor(project);
+        const { structure: _structure, ...suggestion } = await readSuggestion(store, project);
         return { project_id: project.id, base_policy: project.base_policy, ...suggestion };
       },
     }),
@@ -125,7 +114,7 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
         const project = await projectFor(event, { apiKey, user });
         const { site_key, base_policy, mode } = project;
         // The structure, never the serialized suggestion parsed again; the base read through the grammar.
-        const directives = query.policy == 'suggested' ? (await suggestionFor(project)).structure : wellFormedPolicy(parsePolicy(base_policy));
+        const directives = query.policy == 'suggested' ? (await readSuggestion(store, project)).structure : wellFormedPolicy(parsePolicy(base_policy));
         const endpoint = `${setupUrls(links).api_base}/csp-reports/${site_key}`;
         // Reports go to this collector: report-uri for browsers without the Reporting API, report-to
         // for the rest (Chromium then sends only to report-to).
