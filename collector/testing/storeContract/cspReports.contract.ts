@@ -1,10 +1,9 @@
 import fc from 'fast-check';
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { COPY_WINDOW_MS, CSP_SOURCES } from '../../core/cspCopies';
 import { DEFAULT_SITE_KEY, type CspReport, type CspSource } from '../../core/records';
-import type { Store } from '../../store/contract';
 import { seedStore } from '../seed';
-import type { StoreContext } from './storeContext';
+import type { StoreTest } from './storeTest';
 import { violation } from './violation';
 
 /**
@@ -12,16 +11,12 @@ import { violation } from './violation';
  * by describeStoreContract with its fresh store for each test.
  *
  * @example
- * describeCspReportsContract(() => ({ store, seed, reopen }));
+ * describeCspReportsContract(storeTest(() => ({ store, seed, reopen })));
  */
-export const describeCspReportsContract = (context: () => StoreContext) =>
+export const describeCspReportsContract = (test: StoreTest) =>
   describe('CSP reports', () => {
-    let store: Store;
-    let seed: StoreContext['seed'];
-    let reopen: StoreContext['reopen'];
-    beforeEach(() => void ({ store, seed, reopen } = context()));
 
-    test('CSP reports: list, groups by directive and blocked host, and bounded evidence with a sample each', async () => {
+    test('CSP reports: list, groups by directive and blocked host, and bounded evidence with a sample each', async ({ store, seed }) => {
       const now = Date.UTC(2026, 5, 10, 12);
       await seed.insertCsp(
         DEFAULT_SITE_KEY,
@@ -63,7 +58,7 @@ export const describeCspReportsContract = (context: () => StoreContext) =>
         ...fields,
       });
 
-      test("the beacon's copy, then the browser's report: stored once with both sources, the browser's fields, the first arrival's time; counted once", async () => {
+      test("the beacon's copy, then the browser's report: stored once with both sources, the browser's fields, the first arrival's time; counted once", async ({ store, seed }) => {
         const shop = await seed.addSite(['https://shop.example']);
         expect(await seed.insertCsp(shop, [copy('beacon', { disposition: 'enforce', script_sample: 'x' })], now, 'UA beacon')).toBe(1);
         expect(await seed.insertCsp(shop, [copy('report-uri', { status_code: 0, original_policy: "img-src 'self'" })], now + 2_000, 'UA native')).toBe(0);
@@ -77,7 +72,7 @@ export const describeCspReportsContract = (context: () => StoreContext) =>
         expect((await store.csp.evidence(shop, { limit: 10 })).map((group) => group.reports)).toEqual([1]);
       });
 
-      test("the browser's report, then the beacon's copy: the browser's fields stay, the beacon's source is added", async () => {
+      test("the browser's report, then the beacon's copy: the browser's fields stay, the beacon's source is added", async ({ seed }) => {
         const shop = await seed.addSite(['https://shop.example']);
         expect(await seed.insertCsp(shop, [copy('report-to', { status_code: 200, age: 10 })], now)).toBe(1);
         expect(await seed.insertCsp(shop, [copy('beacon', { status_code: 0 })], now + 1_000)).toBe(0);
@@ -85,7 +80,7 @@ export const describeCspReportsContract = (context: () => StoreContext) =>
         expect(stored).toMatchObject([{ source: 'report-to', sources: ['report-to', 'beacon'], status_code: 200, age: 10 }]);
       });
 
-      test('never merged: copies from one side, report-uri with report-to, another site, another violation, outside the window, no source', async () => {
+      test('never merged: copies from one side, report-uri with report-to, another site, another violation, outside the window, no source', async ({ store, seed }) => {
         const shop = await seed.addSite(['https://shop.example']);
         const blog = await seed.addSite(['https://shop.example']);
         expect(await seed.insertCsp(shop, [copy('beacon'), copy('beacon')], now)).toBe(2);
@@ -103,7 +98,7 @@ export const describeCspReportsContract = (context: () => StoreContext) =>
         expect((await store.csp.groups(shop, {})).reduce((sum, group) => sum + group.reports, 0)).toBe(stored.length);
       });
 
-      test("a popular violation (a report from each of 150 visitors, then each visitor's beacon copy): each copy merges into the oldest report still awaiting one", async () => {
+      test("a popular violation (a report from each of 150 visitors, then each visitor's beacon copy): each copy merges into the oldest report still awaiting one", async ({ seed }) => {
         const shop = await seed.addSite(['https://shop.example']);
         const visitors = Array.from({ length: 150 }, (_, index) => index);
         for (const index of visitors) expect(await seed.insertCsp(shop, [copy('report-to', { age: index })], now + index)).toBe(1);
@@ -115,7 +110,7 @@ export const describeCspReportsContract = (context: () => StoreContext) =>
         expect(await seed.stored('csp', shop)).toHaveLength(151);
       });
 
-      test('any arrival order of N beacon copies and M browser reports within the window makes max(N, M) reports, as many as groups count', async () => {
+      test('any arrival order of N beacon copies and M browser reports within the window makes max(N, M) reports, as many as groups count', async ({ store, seed }) => {
         const arrivals = fc.array(fc.tuple(fc.constantFrom(...CSP_SOURCES), fc.integer({ min: 0, max: COPY_WINDOW_MS / 2 })), { maxLength: 8 });
         await fc.assert(
           fc.asyncProperty(arrivals, async (sequence) => {
@@ -130,7 +125,7 @@ export const describeCspReportsContract = (context: () => StoreContext) =>
         );
       });
 
-      test('copies arriving at once (one group commit, and two processes) are matched as one after the other would be: max(N, M) reports, each counted once', async () => {
+      test('copies arriving at once (one group commit, and two processes) are matched as one after the other would be: max(N, M) reports, each counted once', async ({ store, seed, reopen }) => {
         const other = seedStore(await reopen());
         const arrivals = fc.array(fc.tuple(fc.constantFrom(...CSP_SOURCES), fc.integer({ min: 0, max: COPY_WINDOW_MS / 2 }), fc.boolean()), { maxLength: 12 });
         await fc.assert(
@@ -152,7 +147,7 @@ export const describeCspReportsContract = (context: () => StoreContext) =>
         );
       });
 
-      test('copies arriving at once whose windows differ: each merges into the oldest report awaiting it within its own window', async () => {
+      test('copies arriving at once whose windows differ: each merges into the oldest report awaiting it within its own window', async ({ seed }) => {
         const shop = await seed.addSite(['https://shop.example']);
         for (const offset of [0, 1, 5]) expect(await seed.insertCsp(shop, [copy('report-to', { age: offset })], now + offset)).toBe(1);
         // The first copy's window starts at now + 3: of the three, only the last is within it.
@@ -169,7 +164,7 @@ export const describeCspReportsContract = (context: () => StoreContext) =>
         ]);
       });
 
-      test('one call of many copies: each merges into the oldest stored report awaiting its side, or into a report stored before it in the call', async () => {
+      test('one call of many copies: each merges into the oldest stored report awaiting its side, or into a report stored before it in the call', async ({ seed }) => {
         const shop = await seed.addSite(['https://shop.example']);
         expect(await seed.insertCsp(shop, [copy('report-to', { age: 1 }), copy('report-to', { age: 2 })], now)).toBe(2);
         expect(await seed.insertCsp(shop, [copy('beacon'), copy('beacon'), copy('beacon'), copy('report-uri', { age: 4 }), copy('beacon')], now + 1_000)).toBe(2);

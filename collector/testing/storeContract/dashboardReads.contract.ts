@@ -1,17 +1,10 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { p75Rank } from '../../core/vitals';
-import type { seedStore } from '../seed';
-import type { Store } from '../../store/contract';
+import type { StoreTest } from './storeTest';
+import { violation } from './violation';
 
 const DAY = 86_400_000;
-const violation = (directive: string, blocked: string, page = 'https://shop.example/') => ({
-  report_type: 'csp-violation',
-  document_uri: page,
-  effective_directive: directive,
-  violated_directive: directive,
-  blocked_uri: blocked,
-});
 
 /**
  * The dashboard's reads in the store contract (store/contract.ts: errors.daily/sessions/latest/breakdown,
@@ -19,17 +12,14 @@ const violation = (directive: string, blocked: string, page = 'https://shop.exam
  * with its fresh store for each test.
  *
  * @example
- * describeDashboardReadsContract(() => ({ store, seed }));
+ * describeDashboardReadsContract(storeTest(() => ({ store, seed, reopen })));
  */
-export const describeDashboardReadsContract = (context: () => { store: Store; seed: ReturnType<typeof seedStore> }) =>
+export const describeDashboardReadsContract = (test: StoreTest) =>
   describe('dashboard reads', () => {
-    let store: Store;
-    let seed: ReturnType<typeof seedStore>;
-    beforeEach(() => ({ store, seed } = context()));
     const now = Date.UTC(2026, 5, 10, 12);
     const day = (n: number) => Date.UTC(2026, 5, 10 + n);
 
-    test('error daily series: per UTC day, of all groups or one, exact from since', async () => {
+    test('error daily series: per UTC day, of all groups or one, exact from since', async ({ store, seed }) => {
       const a = { error_type: 'javascript_error', error_message: 'a broke', session_id: 's1', page_url: 'https://shop.example/a' };
       const b = { error_type: 'javascript_error', error_message: 'b broke' };
       await seed.insertErrors(DEFAULT_SITE_KEY, [a, { ...a, count: 2 }, b], now - 2 * DAY);
@@ -50,7 +40,7 @@ export const describeDashboardReadsContract = (context: () => { store: Store; se
       expect(await store.errors.groups(DEFAULT_SITE_KEY, { fingerprint: 'none' })).toEqual([]);
     });
 
-    test("a group's texts are its latest report's in range, ties in count go to the last seen, then by fingerprint", async () => {
+    test("a group's texts are its latest report's in range, ties in count go to the last seen, then by fingerprint", async ({ store, seed }) => {
       const stack = 'TypeError: x\n    at checkout (https://shop.example/app.js:10:5)';
       const item = (n: number) => ({ error_type: 'javascript_error', error_name: 'TypeError', error_message: `Item ${n} missing`, stack });
       await seed.insertErrors(DEFAULT_SITE_KEY, [item(1)], now - 3 * DAY);
@@ -71,7 +61,7 @@ export const describeDashboardReadsContract = (context: () => { store: Store; se
       expect(group).toMatchObject({ error_message: 'Item 3 missing', reports: 2, first_seen: now - 2 * DAY });
     });
 
-    test("one error group's sessions, latest report and its pages and browsers", async () => {
+    test("one error group's sessions, latest report and its pages and browsers", async ({ store, seed }) => {
       const report = (page: string, session?: string, message = 'x broke') => ({ error_type: 'js', error_message: message, page_url: page, session_id: session, stack: `at ${page}` });
       await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/a', 's1'), report('https://s.example/a', 's2')], now - DAY, 'Firefox/128');
       await seed.insertErrors(DEFAULT_SITE_KEY, [report('https://s.example/b', 's1'), report('https://s.example/c')], now, 'Chrome/130');
@@ -90,7 +80,7 @@ export const describeDashboardReadsContract = (context: () => { store: Store; se
       expect(await store.errors.breakdown(DEFAULT_SITE_KEY, { fingerprint, field: 'user_agent', since: now, limit: 1 })).toEqual([{ value: 'Chrome/130', reports: 2 }]);
     });
 
-    test('CSP violations per day, and page views per day', async () => {
+    test('CSP violations per day, and page views per day', async ({ store, seed }) => {
       await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/a.png'), violation('img-src', 'inline')], now - DAY);
       await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/a.png'), { report_type: 'deprecation', body: {} }], now);
       expect(await store.csp.daily(DEFAULT_SITE_KEY)).toEqual([{ day: day(-1), reports: 2 }, { day: day(0), reports: 1 }]);
@@ -102,7 +92,7 @@ export const describeDashboardReadsContract = (context: () => { store: Store; se
       expect(await store.performance.daily(DEFAULT_SITE_KEY, { since: now })).toEqual([{ day: day(0), sessions: 1 }]);
     });
 
-    test('daily p75 and per-page vitals: the value at the p75 rank, as core/vitals.ts computes it', async () => {
+    test('daily p75 and per-page vitals: the value at the p75 rank, as core/vitals.ts computes it', async ({ store, seed }) => {
       const values = { [now - DAY]: [100, 900, 1200, 2600, 2700], [now]: [4100, 5000, 700, 300] } as Record<number, number[]>;
       let i = 0;
       for (const [at, list] of Object.entries(values)) {

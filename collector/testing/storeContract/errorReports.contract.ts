@@ -1,8 +1,7 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEFAULT_SITE_KEY } from '../../core/records';
-import type { Store } from '../../store/contract';
 import { UnknownSiteError } from '../../store/unknownSiteError';
-import type { StoreContext } from './storeContext';
+import type { StoreTest } from './storeTest';
 
 const DAY = 86_400_000;
 
@@ -11,16 +10,12 @@ const DAY = 86_400_000;
  * run by describeStoreContract with its fresh store for each test.
  *
  * @example
- * describeErrorReportsContract(() => ({ store, seed, reopen }));
+ * describeErrorReportsContract(storeTest(() => ({ store, seed, reopen })));
  */
-export const describeErrorReportsContract = (context: () => StoreContext) =>
+export const describeErrorReportsContract = (test: StoreTest) =>
   describe('error reports', () => {
-    let store: Store;
-    let seed: StoreContext['seed'];
-    let reopen: StoreContext['reopen'];
-    beforeEach(() => void ({ store, seed, reopen } = context()));
 
-    test('error reports list oldest first in pages by opaque cursor, and filter by since', async () => {
+    test('error reports list oldest first in pages by opaque cursor, and filter by since', async ({ store, seed }) => {
       for (let i = 0; i < 5; i++) await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: `m${i}` }], Date.UTC(2026, i, 1));
       const first = await store.errors.list(DEFAULT_SITE_KEY, { limit: 2 });
       expect(first.data.map((record) => record.error_message)).toEqual(['m0', 'm1']);
@@ -34,7 +29,7 @@ export const describeErrorReportsContract = (context: () => StoreContext) =>
       expect(recent.data[0]).toMatchObject({ site_key: DEFAULT_SITE_KEY, received_at: '2026-04-01T00:00:00.000Z' });
     });
 
-    test('a report keeps every field it was given, and only those', async () => {
+    test('a report keeps every field it was given, and only those', async ({ store, seed }) => {
       await seed.insertErrors(
         DEFAULT_SITE_KEY,
         [{ error_type: 'javascript_error', error_message: 'x', error_name: 'TypeError', line: 3, column: 0, count: 2, extra: { release: '1.2' } }],
@@ -48,7 +43,7 @@ export const describeErrorReportsContract = (context: () => StoreContext) =>
       expect(stored).not.toHaveProperty('source_url');
     });
 
-    test("a report's causes read back with it, in order, in the list (what `export` writes) and as its group's latest; a report without has none", async () => {
+    test("a report's causes read back with it, in order, in the list (what `export` writes) and as its group's latest; a report without has none", async ({ store, seed }) => {
       const causes = [
         { error_name: 'TypeError', error_message: 'fetch failed', stack: 'TypeError: fetch failed\n    at load (https://shop.example/app.js:3:9)' },
         { error_message: 'inner \0 one', aggregate: true },
@@ -65,7 +60,7 @@ export const describeErrorReportsContract = (context: () => StoreContext) =>
       expect(await store.errors.latest(DEFAULT_SITE_KEY, without!.fingerprint)).not.toHaveProperty('causes');
     });
 
-    test('a write for an unknown site is refused, and the writes beside it still commit', async () => {
+    test('a write for an unknown site is refused, and the writes beside it still commit', async ({ seed }) => {
       const results = await Promise.allSettled([
         seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: 'a' }]),
         seed.insertErrors('no-such-site', [{ error_type: 'js', error_message: 'b' }]),
@@ -76,7 +71,7 @@ export const describeErrorReportsContract = (context: () => StoreContext) =>
       expect((await seed.stored('errors', DEFAULT_SITE_KEY)).map((record) => record.error_message)).toEqual(['a', 'c']);
     });
 
-    test('what a write resolved is there for the next process, and close() commits what is queued', async () => {
+    test('what a write resolved is there for the next process, and close() commits what is queued', async ({ store, seed, reopen }) => {
       const written = seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: 'last' }]);
       await store.close();
       await expect(written).resolves.toBe(1);
@@ -84,12 +79,12 @@ export const describeErrorReportsContract = (context: () => StoreContext) =>
       expect((await next.errors.list(DEFAULT_SITE_KEY)).data.map((record) => record.error_message)).toEqual(['last']);
     });
 
-    test('writes made in one turn are listed in the order they were made', async () => {
+    test('writes made in one turn are listed in the order they were made', async ({ seed }) => {
       await Promise.all(['m0', 'm1', 'm2', 'm3'].map((message) => seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'js', error_message: message }])));
       expect((await seed.stored('errors', DEFAULT_SITE_KEY)).map((record) => record.error_message)).toEqual(['m0', 'm1', 'm2', 'm3']);
     });
 
-    test('error groups by fingerprint: reports, occurrences, first and last seen, most first, from since', async () => {
+    test('error groups by fingerprint: reports, occurrences, first and last seen, most first, from since', async ({ store, seed }) => {
       const now = Date.UTC(2026, 5, 10, 12);
       const stack = 'TypeError: x\n    at checkout (https://shop.example/app.js:10:5)';
       const item = (n: number) => ({ error_type: 'javascript_error', error_name: 'TypeError', error_message: `Item ${n} missing`, stack });

@@ -1,7 +1,6 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEFAULT_SITE_KEY } from '../../core/records';
-import type { seedStore } from '../seed';
-import type { Store } from '../../store/contract';
+import type { StoreTest } from './storeTest';
 
 /**
  * Hostile text and keys, part of the store contract (store.contract.ts): what PostgreSQL cannot hold
@@ -9,12 +8,11 @@ import type { Store } from '../../store/contract';
  * find nothing instead of failing (store/storedText.ts).
  *
  * @example
- * describeHostileTextContract(() => ({ store, seed }));
+ * describeHostileTextContract(storeTest(() => ({ store, seed, reopen })));
  */
-export const describeHostileTextContract = (context: () => { store: Store; seed: ReturnType<typeof seedStore> }) =>
+export const describeHostileTextContract = (test: StoreTest) =>
   describe('hostile text', () => {
-    test('text is stored as well-formed Unicode without NUL (each becomes U+FFFD), the same in every store', async () => {
-      const { seed } = context();
+    test('text is stored as well-formed Unicode without NUL (each becomes U+FFFD), the same in every store', async ({ seed }) => {
       // PostgreSQL's text cannot hold NUL, nor its jsonb a lone surrogate; UTF-8 cannot hold a lone
       // surrogate either: a hostile report is stored, not refused (store/storedText.ts).
       const hostile = 'a\0b\uD800c\uDC00\uD83D\uDE00';
@@ -29,8 +27,7 @@ export const describeHostileTextContract = (context: () => { store: Store; seed:
       expect((await seed.stored('performance', DEFAULT_SITE_KEY))[0]).toMatchObject({ session_id: kept, page_url: kept, metrics: { LCP: { value: 1, id: kept } } });
     });
 
-    test('a key, URL or id no row can have finds nothing and throws nothing', async () => {
-      const { store } = context();
+    test('a key, URL or id no row can have finds nothing and throws nothing', async ({ store }) => {
       expect(await store.sites.get('a\0b')).toBeUndefined();
       expect(await store.sites.get('\uD800')).toBeUndefined();
       expect(await store.apiKeys.findByHash('\0')).toBeUndefined();

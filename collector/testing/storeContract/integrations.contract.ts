@@ -1,8 +1,7 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { hashApiKey } from '../../core/keys';
 import { DEFAULT_SITE_KEY } from '../../core/records';
-import type { Store } from '../../store/contract';
-import type { StoreContext } from './storeContext';
+import type { StoreTest } from './storeTest';
 
 /**
  * WordPress installs, actions, CSP projects and server agents (store/contract/integrations.ts),
@@ -10,15 +9,12 @@ import type { StoreContext } from './storeContext';
  * for each test.
  *
  * @example
- * describeIntegrationsContract(() => ({ store, seed, reopen }));
+ * describeIntegrationsContract(storeTest(() => ({ store, seed, reopen })));
  */
-export const describeIntegrationsContract = (context: () => StoreContext) =>
+export const describeIntegrationsContract = (test: StoreTest) =>
   describe('integrations', () => {
-    let store: Store;
-    let seed: StoreContext['seed'];
-    beforeEach(() => void ({ store, seed } = context()));
 
-    test('a WordPress install is put once per site, found by URL, and records check-ins', async () => {
+    test('a WordPress install is put once per site, found by URL, and records check-ins', async ({ store, seed }) => {
       const shop = await seed.addSite(['https://shop.example']);
       await store.wordpress.put({ site_key: shop, site_url: 'https://shop.example', name: 'Shop' });
       await store.wordpress.put({ site_key: shop, site_url: 'https://shop.example', name: 'Shop renamed' });
@@ -30,7 +26,7 @@ export const describeIntegrationsContract = (context: () => StoreContext) =>
       expect(await store.wordpress.findByUrl('https://other.example')).toBeUndefined();
     });
 
-    test('actions wait, oldest first, until completed', async () => {
+    test('actions wait, oldest first, until completed', async ({ store, seed }) => {
       const shop = await seed.addSite(['https://shop.example']);
       const first = await store.actions.add(shop, { type: 'flush_cache' });
       const second = await store.actions.add(shop, { type: 'ping', payload: { n: 1 } });
@@ -40,7 +36,7 @@ export const describeIntegrationsContract = (context: () => StoreContext) =>
       expect((await store.actions.pending(shop)).map((action) => action.id)).toEqual([second.id]);
     });
 
-    test('CSP projects: create, list by site, update, delete', async () => {
+    test('CSP projects: create, list by site, update, delete', async ({ store, seed }) => {
       const shop = await seed.addSite(['https://shop.example']);
       const project = await store.cspProjects.create({ site_key: shop, name: 'Main', mode: 'report-only', base_policy: "default-src 'self'" });
       expect(project).toMatchObject({ site_key: shop, name: 'Main', mode: 'report-only' });
@@ -51,7 +47,7 @@ export const describeIntegrationsContract = (context: () => StoreContext) =>
       expect(await store.cspProjects.get(project.id)).toBeUndefined();
     });
 
-    test('server agents: added, found by id, heartbeats recorded', async () => {
+    test('server agents: added, found by id, heartbeats recorded', async ({ store, seed }) => {
       const agent = await store.agents.add({ id: 'agt_1', token_hash: hashApiKey('t'), hostname: 'web1', os: 'linux', arch: 'x86_64', agent_version: '1.0.0' });
       expect(agent).toMatchObject({ id: 'agt_1', hostname: 'web1' });
       await store.agents.recordHeartbeat('agt_1', { agent_version: '1.0.1', status: { load: 0.4 } });

@@ -1,25 +1,20 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { p75Rank } from '../../core/vitals';
-import type { Store } from '../../store/contract';
 import { seedStore } from '../seed';
-import type { StoreContext } from './storeContext';
+import type { StoreTest } from './storeTest';
 
 /**
  * Performance sessions (store/contract/performanceSessions.ts), part of the store contract
  * (store.contract.ts), run by describeStoreContract with its fresh store for each test.
  *
  * @example
- * describePerformanceSessionsContract(() => ({ store, seed, reopen }));
+ * describePerformanceSessionsContract(storeTest(() => ({ store, seed, reopen })));
  */
-export const describePerformanceSessionsContract = (context: () => StoreContext) =>
+export const describePerformanceSessionsContract = (test: StoreTest) =>
   describe('performance sessions', () => {
-    let store: Store;
-    let seed: StoreContext['seed'];
-    let reopen: StoreContext['reopen'];
-    beforeEach(() => void ({ store, seed, reopen } = context()));
 
-    test('a performance session is created, then each metric keeps its latest value', async () => {
+    test('a performance session is created, then each metric keeps its latest value', async ({ seed }) => {
       await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', page_url: 'https://shop.example/', metrics: { LCP: { value: 2000 }, TTFB: { value: 300 } } });
       await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 's1', metrics: { LCP: { value: 2500, rating: 'good' }, CLS: { value: 0.02 } } });
       const sessions = await seed.stored('performance', DEFAULT_SITE_KEY);
@@ -31,7 +26,7 @@ export const describePerformanceSessionsContract = (context: () => StoreContext)
       });
     });
 
-    test('upserts of one session in one turn, and from two processes at once, merge into one row: each metric its latest value', async () => {
+    test('upserts of one session in one turn, and from two processes at once, merge into one row: each metric its latest value', async ({ store, seed, reopen }) => {
       const other = seedStore(await reopen());
       const t = Date.UTC(2026, 5, 10, 12);
       await Promise.all([
@@ -53,7 +48,7 @@ export const describePerformanceSessionsContract = (context: () => StoreContext)
       expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'TTFB', thresholds: [800, 1800], since: t + 4 })).toMatchObject({ samples: 0 });
     });
 
-    test('metric counts against thresholds, and the value at the p75 rank', async () => {
+    test('metric counts against thresholds, and the value at the p75 rank', async ({ store, seed }) => {
       const values = [100, 900, 1200, 2600, 2700, 4100, 5000, 700];
       for (const [i, value] of values.entries()) await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: `s${i}`, metrics: { LCP: { value } } });
       const counts = await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000] });
@@ -62,7 +57,7 @@ export const describePerformanceSessionsContract = (context: () => StoreContext)
       expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'INP', thresholds: [200, 500] })).toMatchObject({ samples: 0, p75: null });
     });
 
-    test('metric counts from since: values on a threshold rate as the lower band, samples updated before since are left out', async () => {
+    test('metric counts from since: values on a threshold rate as the lower band, samples updated before since are left out', async ({ store, seed }) => {
       const t = Date.UTC(2026, 5, 10, 12);
       const older = [2500, 4000, 9000];
       const newer = [2500, 2500.5, 4000, 4000.5, 100, 3000, 3100];

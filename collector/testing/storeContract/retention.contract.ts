@@ -1,28 +1,20 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEFAULT_SITE_KEY } from '../../core/records';
-import type { seedStore } from '../seed';
-import type { Store } from '../../store/contract';
+import type { StoreTest } from './storeTest';
+import { violation } from './violation';
 
 const DAY = 86_400_000;
-const violation = (directive: string, blocked: string, page = 'https://shop.example/') => ({
-  report_type: 'csp-violation',
-  document_uri: page,
-  effective_directive: directive,
-  violated_directive: directive,
-  blocked_uri: blocked,
-});
 
 /**
  * The retention part of the store contract (store/contract/retention.ts, RetentionStore), run by
  * describeStoreContract (store.contract.ts) with its fresh store for each test.
  *
  * @example
- * describeRetentionContract(() => ({ store, seed }));
+ * describeRetentionContract(storeTest(() => ({ store, seed, reopen })));
  */
-export const describeRetentionContract = (context: () => { store: Store; seed: ReturnType<typeof seedStore> }) =>
+export const describeRetentionContract = (test: StoreTest) =>
   describe('retention', () => {
-    test('deleteBefore removes the oldest reports and sessions in batches, and the summary counts what remains', async () => {
-      const { store, seed } = context();
+    test('deleteBefore removes the oldest reports and sessions in batches, and the summary counts what remains', async ({ store, seed }) => {
       const cutoff = Date.UTC(2026, 5, 10, 12);
       const stack = 'TypeError: x\n    at checkout (https://shop.example/app.js:10:5)';
       const item = (n: number, count?: number) => ({ error_type: 'javascript_error', error_message: `Item ${n} missing`, stack, count });
@@ -66,8 +58,7 @@ export const describeRetentionContract = (context: () => { store: Store; seed: R
       expect(await store.performance.metricCounts(DEFAULT_SITE_KEY, { name: 'LCP', thresholds: [2500, 4000] })).toMatchObject({ samples: 1, p75: 1000 });
     });
 
-    test("after deleteBefore the dashboard's reads count what remains, and a merged CSP violation is deleted and counted once", async () => {
-      const { store, seed } = context();
+    test("after deleteBefore the dashboard's reads count what remains, and a merged CSP violation is deleted and counted once", async ({ store, seed }) => {
       const cutoff = Date.UTC(2026, 5, 10, 12);
       const day = (n: number) => Date.UTC(2026, 5, 10 + n);
       const shop = await seed.addSite(['https://shop.example']);

@@ -1,7 +1,6 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { hashApiKey } from '../../core/keys';
-import type { Store } from '../../store/contract';
-import type { StoreContext } from './storeContext';
+import type { StoreTest } from './storeTest';
 import { violation } from './violation';
 
 /**
@@ -10,16 +9,12 @@ import { violation } from './violation';
  * fresh store for each test.
  *
  * @example
- * describeRevocationContract(() => ({ store, seed, reopen }));
+ * describeRevocationContract(storeTest(() => ({ store, seed, reopen })));
  */
-export const describeRevocationContract = (context: () => StoreContext) =>
+export const describeRevocationContract = (test: StoreTest) =>
   describe('revocation, rotation, writability', () => {
-    let store: Store;
-    let seed: StoreContext['seed'];
-    let reopen: StoreContext['reopen'];
-    beforeEach(() => void ({ store, seed, reopen } = context()));
 
-    test('a revoked API key is found no more; other keys stay', async () => {
+    test('a revoked API key is found no more; other keys stay', async ({ store, reopen }) => {
       await store.apiKeys.create({ key_hash: hashApiKey('one'), name: 'one', site_key: undefined });
       await store.apiKeys.create({ key_hash: hashApiKey('two'), name: 'two', site_key: undefined });
       expect(await store.apiKeys.revoke(hashApiKey('one'))).toBe(true);
@@ -28,7 +23,7 @@ export const describeRevocationContract = (context: () => StoreContext) =>
       expect(await (await reopen()).apiKeys.findByHash(hashApiKey('two'))).toMatchObject({ name: 'two' });
     });
 
-    test("rotating a site's key moves everything stored under it, and only it, to the new key", async () => {
+    test("rotating a site's key moves everything stored under it, and only it, to the new key", async ({ store, seed, reopen }) => {
       const shop = await seed.addSite(['https://shop.example'], 'Shop');
       const blog = await seed.addSite(['https://blog.example'], 'Blog');
       for (const site of [shop, blog]) {
@@ -72,7 +67,7 @@ export const describeRevocationContract = (context: () => StoreContext) =>
       expect(await store.sites.get('newshopkey')).toMatchObject({ name: 'Shop' });
     });
 
-    test("revoking a site's WordPress install removes it and its pending actions; a server agent, by id", async () => {
+    test("revoking a site's WordPress install removes it and its pending actions; a server agent, by id", async ({ store, seed, reopen }) => {
       const shop = await seed.addSite(['https://shop.example']);
       await store.wordpress.put({ site_key: shop, site_url: 'https://shop.example', name: 'Shop' });
       const done = await store.actions.add(shop, { type: 'ping' });
@@ -94,7 +89,7 @@ export const describeRevocationContract = (context: () => StoreContext) =>
       expect(await next.agents.get('agt_2')).toMatchObject({ hostname: 'b' });
     });
 
-    test('a store that can write says so, and the probe changes nothing', async () => {
+    test('a store that can write says so, and the probe changes nothing', async ({ store }) => {
       await expect(store.checkWritable()).resolves.toBeUndefined();
       const sites = await store.sites.list();
       await expect(store.checkWritable()).resolves.toBeUndefined();

@@ -1,28 +1,23 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { hashApiKey, newApiKey } from '../../core/keys';
 import { DEFAULT_SITE_KEY } from '../../core/records';
-import type { Store } from '../../store/contract';
-import type { StoreContext } from './storeContext';
+import type { StoreTest } from './storeTest';
 
 /**
  * Sites and API keys (store/contract/sites.ts), part of the store contract (store.contract.ts), run
  * by describeStoreContract with its fresh store for each test.
  *
  * @example
- * describeSitesContract(() => ({ store, seed, reopen }));
+ * describeSitesContract(storeTest(() => ({ store, seed, reopen })));
  */
-export const describeSitesContract = (context: () => StoreContext) =>
+export const describeSitesContract = (test: StoreTest) =>
   describe('sites and keys', () => {
-    let store: Store;
-    let seed: StoreContext['seed'];
-    let reopen: StoreContext['reopen'];
-    beforeEach(() => void ({ store, seed, reopen } = context()));
 
-    test('a new database has the default site, which the unkeyed endpoints store under', async () => {
+    test('a new database has the default site, which the unkeyed endpoints store under', async ({ store }) => {
       expect(await store.sites.get(DEFAULT_SITE_KEY)).toMatchObject({ site_key: DEFAULT_SITE_KEY, allowed_origins: [] });
     });
 
-    test('create, get, list and put a site; create refuses a key that exists', async () => {
+    test('create, get, list and put a site; create refuses a key that exists', async ({ store }) => {
       const created = await store.sites.create({ site_key: 'a1', name: 'Shop', allowed_origins: ['https://shop.example'] });
       expect(created).toMatchObject({ site_key: 'a1', name: 'Shop', allowed_origins: ['https://shop.example'] });
       expect(Date.parse(created.created_at)).not.toBeNaN();
@@ -34,7 +29,7 @@ export const describeSitesContract = (context: () => StoreContext) =>
       expect(await store.sites.get('nope')).toBeUndefined();
     });
 
-    test('a site or key one process creates is found by another at once (the adapters cache nothing)', async () => {
+    test('a site or key one process creates is found by another at once (the adapters cache nothing)', async ({ store, reopen }) => {
       const other = await reopen();
       expect(await other.sites.get('c3')).toBeUndefined();
       await store.sites.create({ site_key: 'c3', name: 'Shop', allowed_origins: [] });
@@ -43,7 +38,7 @@ export const describeSitesContract = (context: () => StoreContext) =>
       expect(await other.apiKeys.findByHash(hashApiKey('k'))).toMatchObject({ site_key: 'c3' });
     });
 
-    test('an API key is found by its hash only, with its site or none', async () => {
+    test('an API key is found by its hash only, with its site or none', async ({ store, seed }) => {
       const shop = await seed.addSite(['https://shop.example']);
       const key = newApiKey();
       await store.apiKeys.create({ key_hash: hashApiKey(key), name: 'ci', site_key: shop });

@@ -10,7 +10,7 @@ import { describePerformanceSessionsContract } from './performanceSessions.contr
 import { describeRetentionContract } from './retention.contract';
 import { describeRevocationContract } from './revocation.contract';
 import { describeSitesContract } from './sites.contract';
-import type { StoreContext } from './storeContext';
+import { storeTest } from './storeTest';
 import { describeUnknownSiteContract } from './unknownSite.contract';
 import { describeUsersContract } from './users.contract';
 
@@ -54,16 +54,16 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
     });
 
     // One file per concern of the storage contract (store/contract/), each test on a fresh store.
-    const context = (): StoreContext => ({ store, seed, reopen });
-    describeSitesContract(context);
-    describeUsersContract(context);
-    describeErrorReportsContract(context);
-    describeCspReportsContract(context);
-    describePerformanceSessionsContract(context);
-    describeRetentionContract(context);
-    describeHostileTextContract(context);
-    describeDashboardReadsContract(context);
-    describeUnknownSiteContract(context);
-    describeIntegrationsContract(context);
-    describeRevocationContract(context);
+    const test = storeTest(() => ({ store, seed, reopen }));
+    describeSitesContract(test);
+    describeUsersContract(test);
+    describeErrorReportsContract(test);
+    describeCspReportsContract(test);
+    describePerformanceSessionsContract(test);
+    describeRetentionContract(test);
+    describeHostileTextContract(test);
+    describeDashboardReadsContract(test);
+    describeUnknownSiteContract(test);
+    describeIntegrationsContract(test);
+    describeRevocationContract(test);
   });

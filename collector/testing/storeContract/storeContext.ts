@@ -6,7 +6,7 @@ import type { seedStore } from '../seed';
  * seed helpers, and a way to open the same database again (a restart or a second process).
  *
  * @example
- * describeSitesContract(() => ({ store, seed, reopen }));
+ * const test = storeTest((): StoreContext => ({ store, seed, reopen }));
  */
 export interface StoreContext {
   store: Store;

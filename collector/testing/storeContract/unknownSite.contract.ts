@@ -1,9 +1,8 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { hashApiKey } from '../../core/keys';
 import { DEFAULT_SITE_KEY, type CspReport } from '../../core/records';
-import type { seedStore } from '../seed';
-import type { Store } from '../../store/contract';
 import { UnknownSiteError } from '../../store/unknownSiteError';
+import type { StoreTest } from './storeTest';
 
 const violation = (source?: CspReport['source'], blocked = 'https://cdn.example/a.png'): CspReport => ({
   report_type: 'csp-violation',
@@ -22,11 +21,9 @@ const violation = (source?: CspReport['source'], blocked = 'https://cdn.example/
  * nothing; the other writes committed with it in one group are stored, once.
  *
  * @example
- * describeUnknownSiteContract(() => ({ store, seed, reopen }));
+ * describeUnknownSiteContract(storeTest(() => ({ store, seed, reopen })));
  */
-export const describeUnknownSiteContract = (
-  context: () => { store: Store; seed: ReturnType<typeof seedStore>; reopen: () => Promise<Store> },
-) =>
+export const describeUnknownSiteContract = (test: StoreTest) =>
   describe('writes under an unknown site key', () => {
     const rejectsAsUnknown = async (write: Promise<unknown>, siteKey: string) => {
       const error = await write.then(
@@ -37,8 +34,7 @@ export const describeUnknownSiteContract = (
       expect(error).toMatchObject({ siteKey });
     };
 
-    test('after another process rotated the key, every report write under the old one rejects with UnknownSiteError and stores nothing', async () => {
-      const { store, seed, reopen } = context();
+    test('after another process rotated the key, every report write under the old one rejects with UnknownSiteError and stores nothing', async ({ store, seed, reopen }) => {
       const shop = await seed.addSite(['https://shop.example']);
       await seed.insertErrors(shop, [{ error_type: 'js', error_message: 'before' }]);
       await seed.upsertSession(shop, { session_id: 's1', metrics: { LCP: { value: 1000 } } });
@@ -65,11 +61,10 @@ export const describeUnknownSiteContract = (
       expect(await store.sites.get(shop)).toBeUndefined();
     });
 
-    test('a key that was never a site\'s rejects the same way, and the writes sent with it (one group commit) are stored once', async () => {
-      const { store, seed } = context();
+    test('a key that was never a site\'s rejects the same way, and the writes sent with it (one group commit) are stored once', async ({ store, seed, reopen }) => {
       const blog = await seed.addSite(['https://blog.example']);
       const shop = await seed.addSite(['https://shop.example']);
-      await (await context().reopen()).sites.rotateKey(shop, 'rotatedshop');
+      await (await reopen()).sites.rotateKey(shop, 'rotatedshop');
       // Issued in one turn of the event loop: the adapters commit them together.
       const writes = [
         seed.insertErrors(blog, [{ error_type: 'js', error_message: 'one' }]),
@@ -111,8 +106,7 @@ export const describeUnknownSiteContract = (
     });
     const project = (siteKey: string) => ({ site_key: siteKey, name: 'Main', mode: 'report-only' as const, base_policy: "default-src 'self'" });
 
-    test('after another process rotated the key, every management write under the old one rejects with UnknownSiteError and stores nothing', async () => {
-      const { store, reopen } = context();
+    test('after another process rotated the key, every management write under the old one rejects with UnknownSiteError and stores nothing', async ({ store, reopen }) => {
       const shop = await store.sites.create({ site_key: 'shopkey', name: 'Shop', allowed_origins: ['https://shop.example'] });
       await store.wordpress.put({ site_key: shop.site_key, site_url: 'https://shop.example', name: 'Shop' });
       await (await reopen()).sites.rotateKey(shop.site_key, 'rotatedshop');
@@ -145,8 +139,7 @@ export const describeUnknownSiteContract = (
       expect(await store.apiKeys.create({ key_hash: hashApiKey('new'), name: 'new', site_key: 'rotatedshop' })).toMatchObject({ site_key: 'rotatedshop' });
     });
 
-    test('management writes under a key that was never a site\'s reject alone: the writes sent with them (one group commit), and those of no site, are stored once', async () => {
-      const { store, seed } = context();
+    test('management writes under a key that was never a site\'s reject alone: the writes sent with them (one group commit), and those of no site, are stored once', async ({ store, seed }) => {
       const blog = await seed.addSite(['https://blog.example']);
       // Issued in one turn of the event loop: the adapters commit them together.
       const writes = [

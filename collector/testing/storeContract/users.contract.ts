@@ -1,23 +1,18 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { hashApiKey } from '../../core/keys';
-import type { Store } from '../../store/contract';
-import type { StoreContext } from './storeContext';
+import type { StoreTest } from './storeTest';
 
 /**
  * Dashboard users and their sessions (store/contract/users.ts), part of the store contract
  * (store.contract.ts), run by describeStoreContract with its fresh store for each test.
  *
  * @example
- * describeUsersContract(() => ({ store, seed, reopen }));
+ * describeUsersContract(storeTest(() => ({ store, seed, reopen })));
  */
-export const describeUsersContract = (context: () => StoreContext) =>
+export const describeUsersContract = (test: StoreTest) =>
   describe('users and sessions', () => {
-    let store: Store;
-    let seed: StoreContext['seed'];
-    let reopen: StoreContext['reopen'];
-    beforeEach(() => void ({ store, seed, reopen } = context()));
 
-    test('a user is created once per email, found by it, and put replaces its password hash and sites', async () => {
+    test('a user is created once per email, found by it, and put replaces its password hash and sites', async ({ store, seed }) => {
       const shop = await seed.addSite(['https://shop.example']);
       const ann = await store.users.create({ email: 'ann@shop.example', password_hash: 'scrypt$a', site_keys: [shop] });
       expect(ann).toMatchObject({ email: 'ann@shop.example', password_hash: 'scrypt$a', site_keys: [shop] });
@@ -35,7 +30,7 @@ export const describeUsersContract = (context: () => StoreContext) =>
       expect(created.site_keys).toEqual([]);
     });
 
-    test('a session finds its user by token hash until it expires or is deleted, and the next process sees it', async () => {
+    test('a session finds its user by token hash until it expires or is deleted, and the next process sees it', async ({ store, reopen }) => {
       const user = await store.users.create({ email: 'ann@shop.example', password_hash: 'h', site_keys: ['a1', 'b2'] });
       const now = Date.now();
       await store.sessions.create({ token_hash: hashApiKey('t1'), user_id: user.id, expires_at: now + 60_000 });
@@ -49,7 +44,7 @@ export const describeUsersContract = (context: () => StoreContext) =>
       await store.sessions.delete(hashApiKey('never'));
     });
 
-    test('a session is created only for a user who exists and, given a password hash, still has it', async () => {
+    test('a session is created only for a user who exists and, given a password hash, still has it', async ({ store }) => {
       const ann = await store.users.create({ email: 'ann@shop.example', password_hash: 'old', site_keys: undefined });
       const now = Date.now();
       expect(await store.sessions.create({ token_hash: hashApiKey('t1'), user_id: ann.id, password_hash: 'old', expires_at: now + 60_000 })).toBe(true);
@@ -60,7 +55,7 @@ export const describeUsersContract = (context: () => StoreContext) =>
       expect(await store.sessions.findUser(hashApiKey('t3'), now)).toBeUndefined();
     });
 
-    test('a removed user is found no more and their sessions find no one, at any process; others keep theirs', async () => {
+    test('a removed user is found no more and their sessions find no one, at any process; others keep theirs', async ({ store, reopen }) => {
       const ann = await store.users.create({ email: 'ann@shop.example', password_hash: 'h', site_keys: ['a1'] });
       const bob = await store.users.create({ email: 'bob@shop.example', password_hash: 'h', site_keys: undefined });
       const now = Date.now();
@@ -79,7 +74,7 @@ export const describeUsersContract = (context: () => StoreContext) =>
       expect(again.site_keys).toBeUndefined();
     });
 
-    test('setPasswordHash replaces the hash, keeps the sites and ends every session of the user, at any process', async () => {
+    test('setPasswordHash replaces the hash, keeps the sites and ends every session of the user, at any process', async ({ store, reopen }) => {
       const ann = await store.users.create({ email: 'ann@shop.example', password_hash: 'old', site_keys: ['a1'] });
       const bob = await store.users.create({ email: 'bob@shop.example', password_hash: 'h', site_keys: undefined });
       const now = Date.now();
@@ -94,7 +89,7 @@ export const describeUsersContract = (context: () => StoreContext) =>
       expect(await store.users.setPasswordHash('nobody@shop.example', 'x')).toBeUndefined();
     });
 
-    test('a sign-in racing a password reset leaves no session made with the old password', async () => {
+    test('a sign-in racing a password reset leaves no session made with the old password', async ({ store, reopen }) => {
       const ann = await store.users.create({ email: 'ann@shop.example', password_hash: 'h0', site_keys: undefined });
       const other = await reopen();
       const now = Date.now();
@@ -110,7 +105,7 @@ export const describeUsersContract = (context: () => StoreContext) =>
       }
     });
 
-    test('deleteForUser ends every session of that user only, and counts those that had not expired', async () => {
+    test('deleteForUser ends every session of that user only, and counts those that had not expired', async ({ store, reopen }) => {
       const ann = await store.users.create({ email: 'ann@shop.example', password_hash: 'h', site_keys: undefined });
       const bob = await store.users.create({ email: 'bob@shop.example', password_hash: 'h', site_keys: undefined });
       const now = Date.now();
