@@ -2,6 +2,7 @@ import { hashApiKey, newApiKey } from '../core/keys';
 import { databaseLocation, withStore } from './args';
 import { DATABASE_FLAGS } from './commonFlags';
 import { defineCommand } from './defineCommand';
+import { shownOnce } from './shownOnce';
 
 /** `sitebeacon key create [--site SITE_KEY] [--name NAME]`: prints a new API key once; only its hash is kept. */
 export const keyCreate = defineCommand({
@@ -29,7 +30,7 @@ export const keyCreate = defineCommand({
       io.out(JSON.stringify({ api_key: apiKey, name: created.name, ...(created.site_key ? { site_key: created.site_key } : {}) }));
     } else {
       const scope = created.site_key ? `site ${created.site_key}` : 'the whole installation';
-      io.out(`Created API key "${created.name}" for ${scope}:\n\n  ${apiKey}\n\nIt is shown only this once; the collector keeps only its hash.`);
+      io.out(`Created API key "${created.name}" for ${scope}:` + shownOnce(apiKey, 'hash'));
     }
   },
 });

@@ -1,9 +1,8 @@
 import { newSiteKey } from '../core/keys';
-import { cspSources, setupUrls, snippet } from '../core/setupUrls';
-import { databaseLocation, linksFrom, UsageError, withStore } from './args';
+import { databaseLocation, UsageError, withStore } from './args';
 import { DATABASE_FLAGS, LINK_FLAGS } from './commonFlags';
 import { defineCommand } from './defineCommand';
-import { pasteText } from './pasteText';
+import { printSiteSnippet } from './printSiteSnippet';
 
 const toOrigin = (value: string) => {
   if (!URL.canParse(value)) throw new UsageError(`--origin ${value} is not a URL; write it like https://shop.example`);
@@ -36,25 +35,10 @@ export const siteAdd = defineCommand({
     const site = await withStore(databaseLocation(values, io), (store) =>
       store.sites.create({ site_key: siteKey, name: values.name || siteKey, allowed_origins: origins }),
     );
-    const urls = setupUrls(linksFrom(values));
-    const tag = snippet(urls, site.site_key);
-    const sources = cspSources(urls);
-    if (values.json) {
-      io.out(
-        JSON.stringify({
-          site_key: site.site_key,
-          name: site.name,
-          allowed_origins: site.allowed_origins,
-          snippet: tag,
-          snippet_without_stub: snippet(urls, site.site_key, { stub: false }),
-          csp_sources: sources,
-        }),
-      );
-    } else {
-      io.out(
-        `Created site "${site.name}"\n  site key:        ${site.site_key}\n  allowed origins: ${origins.join(', ')}\n\n` +
-          pasteText('Paste into every page:', tag, sources),
-      );
-    }
+    printSiteSnippet(io, values, site, {
+      fields: { site_key: site.site_key, name: site.name, allowed_origins: site.allowed_origins },
+      said: `Created site "${site.name}"\n  site key:        ${site.site_key}\n  allowed origins: ${origins.join(', ')}`,
+      heading: 'Paste into every page:',
+    });
   },
 });

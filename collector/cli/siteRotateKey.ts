@@ -1,10 +1,9 @@
 import { newSiteKey } from '../core/keys';
 import { DEFAULT_SITE_KEY } from '../core/records';
-import { cspSources, setupUrls, snippet } from '../core/setupUrls';
-import { databaseLocation, linksFrom, withStore } from './args';
+import { databaseLocation, withStore } from './args';
 import { DATABASE_FLAGS, LINK_FLAGS } from './commonFlags';
 import { defineCommand } from './defineCommand';
-import { pasteText } from './pasteText';
+import { printSiteSnippet } from './printSiteSnippet';
 
 /**
  * `sitebeacon site rotate-key --site SITE_KEY`: a new public key for the site, when the old one is
@@ -30,25 +29,10 @@ export const siteRotateKey = defineCommand({
     if (siteKey == DEFAULT_SITE_KEY) throw new Error(`the default site's key is fixed: the spec's unkeyed endpoints store under "${DEFAULT_SITE_KEY}"`);
     const site = await withStore(databaseLocation(values, io), (store) => store.sites.rotateKey(siteKey, newSiteKey()));
     if (!site) throw new Error(`no site has the key "${siteKey}"`);
-    const urls = setupUrls(linksFrom(values));
-    const tag = snippet(urls, site.site_key);
-    const sources = cspSources(urls);
-    if (values.json) {
-      io.out(
-        JSON.stringify({
-          site_key: site.site_key,
-          previous_site_key: siteKey,
-          name: site.name,
-          snippet: tag,
-          snippet_without_stub: snippet(urls, site.site_key, { stub: false }),
-          csp_sources: sources,
-        }),
-      );
-    } else {
-      io.out(
-        `Site "${site.name}" has a new key; "${siteKey}" is refused from the next request on.\n  site key: ${site.site_key}\n\n` +
-          pasteText('Replace the snippet in every page with:', tag, sources),
-      );
-    }
+    printSiteSnippet(io, values, site, {
+      fields: { site_key: site.site_key, previous_site_key: siteKey, name: site.name },
+      said: `Site "${site.name}" has a new key; "${siteKey}" is refused from the next request on.\n  site key: ${site.site_key}`,
+      heading: 'Replace the snippet in every page with:',
+    });
   },
 });

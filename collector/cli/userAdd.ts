@@ -4,6 +4,7 @@ import { databaseLocation, UsageError, withStore } from './args';
 import { DATABASE_FLAGS } from './commonFlags';
 import { defineCommand } from './defineCommand';
 import { PASSWORD_STDIN_FLAG, passwordInput } from './passwordInput';
+import { shownOnce } from './shownOnce';
 
 /**
  * `sitebeacon user add --email EMAIL [--site SITE_KEY...] [--password-stdin]`: a dashboard user who
@@ -37,7 +38,7 @@ export const userAdd = defineCommand({
       io.out(JSON.stringify({ email: user.email, ...shown, site_keys: user.site_keys ?? null }));
     } else {
       const scope = user.site_keys ? `the sites ${user.site_keys.join(', ')}` : 'every site';
-      io.out(`Created user ${user.email}, who sees ${scope}.` + (values['password-stdin'] ? '' : `\n\n  password: ${password}\n\nIt is shown only this once; the collector keeps only its scrypt hash.`));
+      io.out(`Created user ${user.email}, who sees ${scope}.` + (values['password-stdin'] ? '' : shownOnce(`password: ${password}`, 'scrypt hash')));
     }
   },
 });

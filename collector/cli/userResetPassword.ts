@@ -3,6 +3,7 @@ import { databaseLocation, withStore } from './args';
 import { DATABASE_FLAGS } from './commonFlags';
 import { defineCommand } from './defineCommand';
 import { PASSWORD_STDIN_FLAG, passwordInput } from './passwordInput';
+import { shownOnce } from './shownOnce';
 import { userEmail } from './userEmail';
 
 /**
@@ -29,10 +30,7 @@ export const userResetPassword = defineCommand({
     if (values.json) {
       io.out(JSON.stringify({ email: user.email, ...shown }));
     } else {
-      io.out(
-        `New password for ${user.email}; every session of theirs has ended.` +
-          (generated ? `\n\n  password: ${password}\n\nIt is shown only this once; the collector keeps only its scrypt hash.` : ''),
-      );
+      io.out(`New password for ${user.email}; every session of theirs has ended.` + (generated ? shownOnce(`password: ${password}`, 'scrypt hash') : ''));
     }
   },
 });
