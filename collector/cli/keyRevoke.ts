@@ -1,7 +1,7 @@
 import { hashApiKey } from '../core/keys';
-import { databaseLocation, withStore } from './args';
 import { DATABASE_FLAGS } from './commonFlags';
 import { defineCommand } from './defineCommand';
+import { revokeAndConfirm } from './revokeAndConfirm';
 
 /**
  * `sitebeacon key revoke KEY`: the API key is refused (401) from the next request on, by every
@@ -13,18 +13,16 @@ export const keyRevoke = defineCommand({
   help: 'the API key is refused (401) from the next request on, by every collector on the database',
   args: [{ name: 'KEY', help: 'the API key to revoke' }],
   flags: { ...DATABASE_FLAGS },
-  run: async ({ values, args: [key] }, io) => {
+  run: ({ values, args: [key] }, io) => {
     const keyHash = hashApiKey(key!);
-    const revoked = await withStore(databaseLocation(values, io), async (store) => {
-      const found = await store.apiKeys.findByHash(keyHash);
-      return found && (await store.apiKeys.revoke(keyHash)) ? found : undefined;
+    return revokeAndConfirm(values, io, {
+      revoke: async (store) => {
+        const found = await store.apiKeys.findByHash(keyHash);
+        return found && (await store.apiKeys.revoke(keyHash)) ? found : undefined;
+      },
+      notFound: 'no API key matches: it was never created here, or is already revoked',
+      json: (revoked) => ({ revoked: true, name: revoked.name, ...(revoked.site_key ? { site_key: revoked.site_key } : {}) }),
+      text: (revoked) => `Revoked API key "${revoked.name}" (${revoked.site_key ? `site ${revoked.site_key}` : 'the whole installation'}): it is refused from the next request on.`,
     });
-    if (!revoked) throw new Error('no API key matches: it was never created here, or is already revoked');
-    const scope = revoked.site_key ? `site ${revoked.site_key}` : 'the whole installation';
-    io.out(
-      values.json
-        ? JSON.stringify({ revoked: true, name: revoked.name, ...(revoked.site_key ? { site_key: revoked.site_key } : {}) })
-        : `Revoked API key "${revoked.name}" (${scope}): it is refused from the next request on.`,
-    );
   },
 });

@@ -1,6 +1,6 @@
-import { databaseLocation, withStore } from './args';
 import { DATABASE_FLAGS } from './commonFlags';
 import { defineCommand } from './defineCommand';
+import { revokeAndConfirm } from './revokeAndConfirm';
 import { userEmail } from './userEmail';
 
 /**
@@ -14,10 +14,13 @@ export const userRemove = defineCommand({
   help: 'deletes the user and every session of theirs: their cookie is refused (401) from the next request on, by every collector on the database (`--json`: `{"removed", "email"}`)',
   args: [{ name: 'EMAIL', help: 'the user to remove' }],
   flags: { ...DATABASE_FLAGS },
-  run: async ({ values, args: [argument] }, io) => {
+  run: ({ values, args: [argument] }, io) => {
     const email = userEmail(argument!, 'remove');
-    const removed = await withStore(databaseLocation(values, io), (store) => store.users.remove(email));
-    if (!removed) throw new Error(`no user has the email ${email}`);
-    io.out(values.json ? JSON.stringify({ removed: true, email }) : `Removed user ${email}: signed out everywhere, and refused from the next request on.`);
+    return revokeAndConfirm(values, io, {
+      revoke: (store) => store.users.remove(email),
+      notFound: `no user has the email ${email}`,
+      json: () => ({ removed: true, email }),
+      text: () => `Removed user ${email}: signed out everywhere, and refused from the next request on.`,
+    });
   },
 });

@@ -1,6 +1,6 @@
-import { databaseLocation, withStore } from './args';
 import { DATABASE_FLAGS } from './commonFlags';
 import { defineCommand } from './defineCommand';
+import { revokeAndConfirm } from './revokeAndConfirm';
 import { userEmail } from './userEmail';
 
 /**
@@ -14,13 +14,17 @@ export const userSignOut = defineCommand({
   help: 'ends every session of the user (a lost laptop, a shared browser); the password is unchanged (`--json`: `{"email", "sessions_ended"}`)',
   args: [{ name: 'EMAIL', help: 'the user to sign out' }],
   flags: { ...DATABASE_FLAGS },
-  run: async ({ values, args: [argument] }, io) => {
+  run: ({ values, args: [argument] }, io) => {
     const email = userEmail(argument!, 'sign-out');
-    const ended = await withStore(databaseLocation(values, io), async (store) => {
-      const user = await store.users.findByEmail(email);
-      return user && (await store.sessions.deleteForUser(user.id));
+    return revokeAndConfirm(values, io, {
+      // The count of sessions ended, 0 too; undefined when no user has the email.
+      revoke: async (store) => {
+        const user = await store.users.findByEmail(email);
+        return user && (await store.sessions.deleteForUser(user.id));
+      },
+      notFound: `no user has the email ${email}`,
+      json: (ended) => ({ email, sessions_ended: ended }),
+      text: (ended) => `Signed ${email} out everywhere: ${ended} session(s) ended.`,
     });
-    if (ended === undefined) throw new Error(`no user has the email ${email}`);
-    io.out(values.json ? JSON.stringify({ email, sessions_ended: ended }) : `Signed ${email} out everywhere: ${ended} session(s) ended.`);
   },
 });
