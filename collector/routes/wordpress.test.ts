@@ -1,44 +1,8 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createTestCollector } from '../testing/testCollector';
+import { describe, expect, test } from 'vitest';
+import { useIntegrationsCollector } from '../testing/integrationsCollector';
 
-let collector: ReturnType<typeof createTestCollector>;
-let updatesDir: string;
-let installationKey: string;
-let shop: string;
-let blog: string;
-let shopKey: string;
-let blogKey: string;
-
-const makeKey = (siteKey?: string) => collector.apiKey(siteKey);
-const call = (method: string, path: string, key: string | undefined, body?: unknown) =>
-  collector.request(path, {
-    method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : typeof body == 'string' ? body : JSON.stringify(body),
-  });
-const json = async (response: Response) => (await response.json()) as Record<string, any>;
-
-beforeEach(async () => {
-  updatesDir = mkdtempSync(join(tmpdir(), 'sitebeacon-updates-'));
-  collector = createTestCollector({
-    ingestUrl: 'https://in.example',
-    agentUpdates: { dir: updatesDir, privateKey: generateKeyPairSync('ed25519').privateKey },
-  });
-  installationKey = await makeKey();
-  shop = await collector.addSite(['https://shop.example'], 'Shop');
-  blog = await collector.addSite(['https://blog.example'], 'Blog');
-  shopKey = await makeKey(shop);
-  blogKey = await makeKey(blog);
-});
-afterEach(async () => {
-  expect(collector.errors).toEqual([]);
-  await collector.close();
-  rmSync(updatesDir, { recursive: true, force: true });
-});
+const kit = useIntegrationsCollector();
+const { call, json } = kit;
 
 describe('WordPress', () => {
   const register = (key: string | undefined, body: object = {}) =>
@@ -52,7 +16,7 @@ describe('WordPress', () => {
     });
 
   test('register answers the site key, the assigned hosts, the snippet and the features; again, the same site', async () => {
-    const first = await register(installationKey);
+    const first = await register(kit.installationKey);
     expect(first.status).toBe(201);
     const created = await json(first);
     expect(created).toMatchObject({
@@ -69,8 +33,8 @@ describe('WordPress', () => {
     expect(created.snippet).toBe(
       `<script src="https://in.example/beacon.js" data-site-key="${created.site_key}" data-ingest-origin="https://in.example" async></script>`,
     );
-    expect((await collector.store.sites.get(created.site_key))!.allowed_origins).toEqual(['https://wp.example']);
-    const again = await register(installationKey, { site_url: 'https://wp.example/blog', plugin_version: '1.3.2' });
+    expect((await kit.collector.store.sites.get(created.site_key))!.allowed_origins).toEqual(['https://wp.example']);
+    const again = await register(kit.installationKey, { site_url: 'https://wp.example/blog', plugin_version: '1.3.2' });
     expect(again.status).toBe(200);
     const repeated = await json(again);
     expect(repeated.site_key).toBe(created.site_key);
@@ -78,52 +42,52 @@ describe('WordPress', () => {
   });
 
   test("register with a site's key: a URL within the site's origins binds that site; no other URL, and the site's origins never change (registration across sites)", async () => {
-    const registered = await register(shopKey, { site_url: 'https://shop.example/wp' });
+    const registered = await register(kit.shopKey, { site_url: 'https://shop.example/wp' });
     expect(registered.status).toBe(201);
-    expect((await json(registered)).site_key).toBe(shop);
+    expect((await json(registered)).site_key).toBe(kit.shop);
     // A URL outside the site's origins, or another site's: 409, and nothing changes.
-    for (const [key, url] of [[shopKey, 'https://shop-wp.example'], [shopKey, 'https://blog.example/'], [blogKey, 'https://shop.example/wp']]) {
+    for (const [key, url] of [[kit.shopKey, 'https://shop-wp.example'], [kit.shopKey, 'https://blog.example/'], [kit.blogKey, 'https://shop.example/wp']]) {
       const refused = await register(key, { site_url: url });
       expect(refused.status, `${url}`).toBe(409);
       expect((await json(refused)).error.code).toBe('origin_not_in_site');
     }
-    expect((await collector.store.sites.get(shop))!.allowed_origins).toEqual(['https://shop.example']);
-    expect((await collector.store.sites.get(blog))!.allowed_origins).toEqual(['https://blog.example']);
-    expect(await collector.store.wordpress.get(blog)).toBeUndefined();
+    expect((await kit.collector.store.sites.get(kit.shop))!.allowed_origins).toEqual(['https://shop.example']);
+    expect((await kit.collector.store.sites.get(kit.blog))!.allowed_origins).toEqual(['https://blog.example']);
+    expect(await kit.collector.store.wordpress.get(kit.blog)).toBeUndefined();
   });
 
   test("the cross-site registration attack: one site's key registers another site's URL, then the installation's registration of that URL hands out the attacker's site key", async () => {
     // The attacker holds the shop's key and tries to claim the blog's URL.
-    const claim = await register(shopKey, { site_url: 'https://blog.example/' });
+    const claim = await register(kit.shopKey, { site_url: 'https://blog.example/' });
     expect(claim.status).toBe(409);
-    expect((await collector.store.sites.get(shop))!.allowed_origins).not.toContain('https://blog.example');
+    expect((await kit.collector.store.sites.get(kit.shop))!.allowed_origins).not.toContain('https://blog.example');
     // The blog's owner installs the plugin with the installation key: the blog's own site, not the shop's.
-    const installed = await json(await register(installationKey, { site_url: 'https://blog.example/' }));
-    expect(installed.site_key).toBe(blog);
-    expect(installed.snippet).toContain(`data-site-key="${blog}"`);
+    const installed = await json(await register(kit.installationKey, { site_url: 'https://blog.example/' }));
+    expect(installed.site_key).toBe(kit.blog);
+    expect(installed.snippet).toContain(`data-site-key="${kit.blog}"`);
     // And the shop's key cannot reach it afterwards either.
-    expect((await call('POST', '/api/v1/wordpress/check-in', shopKey, { site_key: blog })).status).toBe(403);
+    expect((await call('POST', '/api/v1/wordpress/check-in', kit.shopKey, { site_key: kit.blog })).status).toBe(403);
   });
 
   test('with the installation key, a URL whose origin belongs to a site joins that site; a new origin creates one site, once', async () => {
-    const sitesBefore = (await collector.store.sites.list()).length;
-    expect((await json(await register(installationKey, { site_url: 'https://shop.example/blog' }))).site_key).toBe(shop);
-    const created = await json(await register(installationKey, { site_url: 'https://new-wp.example/' }));
-    const again = await json(await register(installationKey, { site_url: 'https://new-wp.example/shop' }));
+    const sitesBefore = (await kit.collector.store.sites.list()).length;
+    expect((await json(await register(kit.installationKey, { site_url: 'https://shop.example/blog' }))).site_key).toBe(kit.shop);
+    const created = await json(await register(kit.installationKey, { site_url: 'https://new-wp.example/' }));
+    const again = await json(await register(kit.installationKey, { site_url: 'https://new-wp.example/shop' }));
     expect(again.site_key).toBe(created.site_key);
-    expect((await collector.store.sites.list()).length).toBe(sitesBefore + 1);
+    expect((await kit.collector.store.sites.list()).length).toBe(sitesBefore + 1);
     // Two sites allowing one origin: the operator decides which to join.
-    await collector.addSite(['https://twice.example']);
-    await collector.addSite(['https://twice.example']);
-    const ambiguous = await register(installationKey, { site_url: 'https://twice.example/' });
+    await kit.collector.addSite(['https://twice.example']);
+    await kit.collector.addSite(['https://twice.example']);
+    const ambiguous = await register(kit.installationKey, { site_url: 'https://twice.example/' });
     expect(ambiguous.status).toBe(409);
     expect((await json(ambiguous)).error.code).toBe('origin_ambiguous');
   });
 
   test('the whole flow: register, queue an action, check-in receives it, action-results records it, the next check-in no longer lists it', async () => {
-    const { site_key: siteKey } = await json(await register(installationKey));
-    const siteScopedKey = await makeKey(siteKey);
-    const queued = await call('POST', `/api/v1/sites/${siteKey}/actions`, installationKey, { type: 'flush_cache', payload: { scope: 'all' } });
+    const { site_key: siteKey } = await json(await register(kit.installationKey));
+    const siteScopedKey = await kit.collector.apiKey(siteKey);
+    const queued = await call('POST', `/api/v1/sites/${siteKey}/actions`, kit.installationKey, { type: 'flush_cache', payload: { scope: 'all' } });
     expect(queued.status).toBe(201);
     const action = await json(queued);
 
@@ -133,23 +97,23 @@ describe('WordPress', () => {
       actions: [{ id: action.id, type: 'flush_cache', payload: { scope: 'all' }, created_at: expect.any(String) }],
       next_check_in: 3600,
     });
-    expect(await collector.store.wordpress.get(siteKey)).toMatchObject({ plugin_version: '1.4.0', status: { cache: 'on' } });
+    expect(await kit.collector.store.wordpress.get(siteKey)).toMatchObject({ plugin_version: '1.4.0', status: { cache: 'on' } });
 
     const results = await call('POST', '/api/v1/wordpress/action-results', siteScopedKey, {
       results: [{ action_id: action.id, status: 'succeeded', message: 'flushed 120 entries' }],
     });
     expect(await json(results)).toEqual({ recorded: 1 });
-    expect(await collector.store.actions.get(action.id)).toMatchObject({ status: 'succeeded', message: 'flushed 120 entries' });
+    expect(await kit.collector.store.actions.get(action.id)).toMatchObject({ status: 'succeeded', message: 'flushed 120 entries' });
 
-    const next = await json(await call('POST', '/api/v1/wordpress/check-in', installationKey, { site_key: siteKey }));
+    const next = await json(await call('POST', '/api/v1/wordpress/check-in', kit.installationKey, { site_key: siteKey }));
     expect(next.actions).toEqual([]);
   });
 
   test('a different result for a completed action is 409 action_completed and changes nothing; the same result again is a retry', async () => {
-    const { site_key: siteKey } = await json(await register(installationKey));
-    const first = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, installationKey, { type: 'ping' }));
-    const second = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, installationKey, { type: 'ping' }));
-    const report = (results: object[]) => call('POST', '/api/v1/wordpress/action-results', installationKey, { site_key: siteKey, results });
+    const { site_key: siteKey } = await json(await register(kit.installationKey));
+    const first = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, kit.installationKey, { type: 'ping' }));
+    const second = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, kit.installationKey, { type: 'ping' }));
+    const report = (results: object[]) => call('POST', '/api/v1/wordpress/action-results', kit.installationKey, { site_key: siteKey, results });
     const done = { action_id: first.id, status: 'succeeded', message: 'pong', result: { ms: 3 } };
     expect((await report([done])).status).toBe(200);
     expect((await report([done])).status).toBe(200);
@@ -161,18 +125,18 @@ describe('WordPress', () => {
     // Two different results for one action in one request: refused too.
     const twice = await report([{ action_id: second.id, status: 'succeeded' }, { action_id: second.id, status: 'failed' }]);
     expect(twice.status).toBe(409);
-    expect(await collector.store.actions.get(first.id)).toMatchObject({ status: 'succeeded', message: 'pong', result: { ms: 3 } });
-    expect((await collector.store.actions.get(second.id))!.status).toBe('pending');
+    expect(await kit.collector.store.actions.get(first.id)).toMatchObject({ status: 'succeeded', message: 'pong', result: { ms: 3 } });
+    expect((await kit.collector.store.actions.get(second.id))!.status).toBe('pending');
   });
 
   test('a result for an unknown action, or another site\'s action, is 404 unknown_action and records nothing', async () => {
-    const { site_key: siteKey } = await json(await register(installationKey));
-    await call('POST', '/api/v1/wordpress/register', installationKey, { site_url: 'https://other-wp.example' });
-    const { site_key: otherSite } = await json(await register(installationKey, { site_url: 'https://other-wp.example' }));
-    const mine = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, installationKey, { type: 'ping' }));
-    const theirs = await json(await call('POST', `/api/v1/sites/${otherSite}/actions`, installationKey, { type: 'ping' }));
+    const { site_key: siteKey } = await json(await register(kit.installationKey));
+    await call('POST', '/api/v1/wordpress/register', kit.installationKey, { site_url: 'https://other-wp.example' });
+    const { site_key: otherSite } = await json(await register(kit.installationKey, { site_url: 'https://other-wp.example' }));
+    const mine = await json(await call('POST', `/api/v1/sites/${siteKey}/actions`, kit.installationKey, { type: 'ping' }));
+    const theirs = await json(await call('POST', `/api/v1/sites/${otherSite}/actions`, kit.installationKey, { type: 'ping' }));
     for (const actionId of [999_999, theirs.id]) {
-      const response = await call('POST', '/api/v1/wordpress/action-results', installationKey, {
+      const response = await call('POST', '/api/v1/wordpress/action-results', kit.installationKey, {
         site_key: siteKey,
         results: [
           { action_id: mine.id, status: 'succeeded' },
@@ -182,27 +146,27 @@ describe('WordPress', () => {
       expect(response.status).toBe(404);
       expect(await json(response)).toMatchObject({ error: { code: 'unknown_action' } });
     }
-    expect((await collector.store.actions.get(mine.id))!.status).toBe('pending');
-    expect((await collector.store.actions.get(theirs.id))!.status).toBe('pending');
+    expect((await kit.collector.store.actions.get(mine.id))!.status).toBe('pending');
+    expect((await kit.collector.store.actions.get(theirs.id))!.status).toBe('pending');
   });
 
   test.each([
     ['register without a key', () => register(undefined), 401, 'unauthorized'],
     ['register with a wrong key', () => register('sbk_wrong'), 401, 'unauthorized'],
-    ['register with no site_url', () => call('POST', '/api/v1/wordpress/register', installationKey, { site_name: 'x' }), 400, 'invalid_request'],
-    ['register with an ftp site_url', () => register(installationKey, { site_url: 'ftp://wp.example' }), 400, 'invalid_request'],
+    ['register with no site_url', () => call('POST', '/api/v1/wordpress/register', kit.installationKey, { site_name: 'x' }), 400, 'invalid_request'],
+    ['register with an ftp site_url', () => register(kit.installationKey, { site_url: 'ftp://wp.example' }), 400, 'invalid_request'],
     // Found by `npm run fuzz`: the protocol check parsed a string that was no URL (a 500).
-    ['register with a site_url that is no URL', () => register(installationKey, { site_url: 'cq{W4' }), 400, 'invalid_request'],
-    ['register with a NUL in site_name', () => register(installationKey, { site_name: 'Blog\u0000' }), 400, 'invalid_request'],
-    ['register with a line break in plugin_version', () => register(installationKey, { plugin_version: '1.3.3\r\nX-Injected: 1' }), 400, 'invalid_request'],
-    ['register with bad JSON', () => call('POST', '/api/v1/wordpress/register', installationKey, '{"site_url":'), 400, 'invalid_json'],
-    ['check-in of a site that never registered', () => call('POST', '/api/v1/wordpress/check-in', shopKey, {}), 404, 'unknown_site'],
-    ['check-in with an installation key and no site_key', () => call('POST', '/api/v1/wordpress/check-in', installationKey, {}), 400, 'invalid_request'],
-    ['check-in for another site', () => call('POST', '/api/v1/wordpress/check-in', shopKey, { site_key: blog }), 403, 'forbidden'],
-    ['action-results with an empty list', () => call('POST', '/api/v1/wordpress/action-results', shopKey, { results: [] }), 400, 'invalid_request'],
-    ['an action with a bad type', () => call('POST', `/api/v1/sites/${shop}/actions`, shopKey, { type: 'Drop Tables' }), 400, 'invalid_request'],
-    ['an action for another site', () => call('POST', `/api/v1/sites/${blog}/actions`, shopKey, { type: 'ping' }), 403, 'forbidden'],
-    ['an action for an unknown site', () => call('POST', '/api/v1/sites/nope/actions', installationKey, { type: 'ping' }), 404, 'unknown_site'],
+    ['register with a site_url that is no URL', () => register(kit.installationKey, { site_url: 'cq{W4' }), 400, 'invalid_request'],
+    ['register with a NUL in site_name', () => register(kit.installationKey, { site_name: 'Blog\u0000' }), 400, 'invalid_request'],
+    ['register with a line break in plugin_version', () => register(kit.installationKey, { plugin_version: '1.3.3\r\nX-Injected: 1' }), 400, 'invalid_request'],
+    ['register with bad JSON', () => call('POST', '/api/v1/wordpress/register', kit.installationKey, '{"site_url":'), 400, 'invalid_json'],
+    ['check-in of a site that never registered', () => call('POST', '/api/v1/wordpress/check-in', kit.shopKey, {}), 404, 'unknown_site'],
+    ['check-in with an installation key and no site_key', () => call('POST', '/api/v1/wordpress/check-in', kit.installationKey, {}), 400, 'invalid_request'],
+    ['check-in for another site', () => call('POST', '/api/v1/wordpress/check-in', kit.shopKey, { site_key: kit.blog }), 403, 'forbidden'],
+    ['action-results with an empty list', () => call('POST', '/api/v1/wordpress/action-results', kit.shopKey, { results: [] }), 400, 'invalid_request'],
+    ['an action with a bad type', () => call('POST', `/api/v1/sites/${kit.shop}/actions`, kit.shopKey, { type: 'Drop Tables' }), 400, 'invalid_request'],
+    ['an action for another site', () => call('POST', `/api/v1/sites/${kit.blog}/actions`, kit.shopKey, { type: 'ping' }), 403, 'forbidden'],
+    ['an action for an unknown site', () => call('POST', '/api/v1/sites/nope/actions', kit.installationKey, { type: 'ping' }), 404, 'unknown_site'],
   ] as Array<[string, () => Promise<Response>, number, string]>)('%s', async (_name, request, status, code) => {
     const response = await request();
     expect(response.status).toBe(status);
