@@ -1,25 +1,9 @@
 import { connect, type Socket } from 'node:net';
 import type { ResolvedAddress } from './resolveHost';
+import { whenConnected } from './whenConnected';
 
 const attempt = (address: ResolvedAddress, port: number, signal: AbortSignal) =>
-  new Promise<Socket>((resolve, reject) => {
-    const socket = connect({ host: address.address, port, family: address.family, noDelay: true });
-    const onAbort = () => {
-      socket.destroy();
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    socket.once('connect', () => {
-      signal.removeEventListener('abort', onAbort);
-      socket.removeAllListeners('error');
-      resolve(socket);
-    });
-    socket.once('error', (error) => {
-      signal.removeEventListener('abort', onAbort);
-      socket.destroy();
-      reject(error);
-    });
-  });
+  whenConnected(connect({ host: address.address, port, family: address.family, noDelay: true }), 'connect', signal);
 
 /**
  * A TCP connection to the first of `addresses` that accepts one, tried in the resolver's order

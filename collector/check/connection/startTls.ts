@@ -1,27 +1,9 @@
 import { isIP, type Socket } from 'node:net';
 import { connect, type ConnectionOptions, type SecureContext, type TLSSocket } from 'node:tls';
+import { whenConnected } from './whenConnected';
 
-const handshake = (socket: Socket, options: ConnectionOptions, signal: AbortSignal) =>
-  new Promise<TLSSocket>((resolve, reject) => {
-    const secure = connect({ ...options, socket });
-    const onAbort = () => {
-      secure.destroy();
-      socket.destroy();
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    secure.once('secureConnect', () => {
-      signal.removeEventListener('abort', onAbort);
-      secure.removeAllListeners('error');
-      resolve(secure);
-    });
-    secure.once('error', (error) => {
-      signal.removeEventListener('abort', onAbort);
-      secure.destroy();
-      socket.destroy();
-      reject(error);
-    });
-  });
+const handshake = (socket: Socket, options: ConnectionOptions, signal: AbortSignal): Promise<TLSSocket> =>
+  whenConnected(connect({ ...options, socket }), 'secureConnect', signal, socket);
 
 /** SNI names a host, never an address (RFC 6066 §3); the identity check uses `host` either way. */
 const names = (host: string) => (isIP(host) ? { host } : { host, servername: host });
