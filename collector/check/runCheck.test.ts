@@ -1,19 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { serve } from 'h3';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestCollector } from '../testing/testCollector';
 import { connectProxy, httpServer, httpsServer, refusedPort, silentListener, tlsListener, type FaultServer } from './testing/faultServers';
+import { useHttpsCollector } from './testing/httpsCollector';
 import { fakeResolver, runCheckForTest } from './testing/runCheckForTest';
-import { makeTestCertificates } from './testing/testCertificates';
 
-let dir: string;
-let certificates: ReturnType<typeof makeTestCertificates>;
-let collector: ReturnType<typeof createTestCollector>;
-let collectorServer: ReturnType<typeof serve>;
-let collectorPort: number;
+const served = useHttpsCollector('sitebeacon-check-');
 let siteKey: string;
 const servers: FaultServer[] = [];
 
@@ -24,27 +14,18 @@ const later = async <T extends FaultServer>(server: Promise<T>) => {
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sitebeacon-check-'));
-  certificates = makeTestCertificates(dir);
-  collector = createTestCollector();
-  siteKey = await collector.addSite(['https://shop.example'], 'Shop');
-  collectorServer = serve(collector.app, { port: 0, hostname: '127.0.0.1', silent: true, gracefulShutdown: false, tls: certificates.valid, node: { http2: false } });
-  await collectorServer.ready();
-  collectorPort = (collectorServer.node!.server!.address() as AddressInfo).port;
+  siteKey = await served.collector.addSite(['https://shop.example'], 'Shop');
 });
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
-  await collectorServer.close(true);
-  await collector.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
-const collectorUrl = () => `https://collector.test:${collectorPort}/api`;
+const collectorUrl = () => `${served.origin}/api`;
 
 describe('a healthy collector', () => {
   test('passes every step over verified HTTPS, and --site stores one report marked connectivity_check', async () => {
-    const result = await runCheckForTest([collectorUrl(), '--site', siteKey, '--ca', certificates.rootCa, '--json']);
+    const result = await runCheckForTest([collectorUrl(), '--site', siteKey, '--ca', served.certificates.rootCa, '--json']);
     expect(result.code, result.out).toBe(0);
     expect(result.steps.map((step) => [step.step, step.ok])).toEqual([
       ['dns', true], ['connect', true], ['tls', true], ['http', true], ['submission', true],
@@ -53,13 +34,13 @@ describe('a healthy collector', () => {
     expect(result.steps[0]!.detail).toBe('collector.test resolves to 127.0.0.1');
     expect(result.steps[2]!.detail).toMatch(/^TLSv1\.[23], certificate for collector\.test issued by Sitebeacon Test Root, valid until \d{4}-\d\d-\d\d, verified$/);
     expect(result.steps[3]!.detail).toContain('answered 200 {"status":"success"}');
-    const stored = await collector.stored('errors', siteKey);
+    const stored = await served.collector.stored('errors', siteKey);
     expect(stored.map((report) => report.error_type)).toEqual(['connectivity_check']);
     expect(stored[0]!.error_message).toMatch(/^sitebeacon check from /);
   });
 
   test('prints one line per step with its time, then the verdict and the reminder about browsers', async () => {
-    const result = await runCheckForTest([collectorUrl(), '--ca', certificates.rootCa]);
+    const result = await runCheckForTest([collectorUrl(), '--ca', served.certificates.rootCa]);
     expect(result.code).toBe(0);
     expect(result.lines.slice(0, 4).map((line) => line.split(/\s+/).slice(0, 4))).toEqual([
       ['ok', 'dns', expect.stringMatching(/^\d+$/), 'ms'],
@@ -72,7 +53,7 @@ describe('a healthy collector', () => {
   });
 
   test('an unknown site key: the submission is refused, exit 8 with the status and body', async () => {
-    const result = await runCheckForTest([collectorUrl(), '--site', 'no-such-site', '--ca', certificates.rootCa, '--json']);
+    const result = await runCheckForTest([collectorUrl(), '--site', 'no-such-site', '--ca', served.certificates.rootCa, '--json']);
     expect(result.code).toBe(8);
     const failed = result.steps.at(-1)!;
     expect(failed).toMatchObject({ step: 'submission', ok: false });
@@ -83,23 +64,23 @@ describe('a healthy collector', () => {
   test('HTTPS_PROXY is honoured and named; NO_PROXY bypasses it', async () => {
     const proxy = await later(connectProxy());
     const env = { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` };
-    const result = await runCheckForTest([collectorUrl(), '--ca', certificates.rootCa, '--json'], { env, resolver: fakeResolver({}) });
+    const result = await runCheckForTest([collectorUrl(), '--ca', served.certificates.rootCa, '--json'], { env, resolver: fakeResolver({}) });
     expect(result.code, result.out).toBe(0);
     expect(result.steps[0]!.detail).toBe(`proxy http://127.0.0.1:${proxy.port} (HTTPS_PROXY): 127.0.0.1 is an address; no lookup needed; the proxy resolves collector.test`);
-    expect(result.steps[1]!.detail).toBe(`tunnel to collector.test:${collectorPort} open through the proxy http://127.0.0.1:${proxy.port} (HTTPS_PROXY)`);
-    expect(proxy.targets).toEqual([`collector.test:${collectorPort}`]);
+    expect(result.steps[1]!.detail).toBe(`tunnel to collector.test:${served.port} open through the proxy http://127.0.0.1:${proxy.port} (HTTPS_PROXY)`);
+    expect(proxy.targets).toEqual([`collector.test:${served.port}`]);
 
-    const bypassed = await runCheckForTest([collectorUrl(), '--ca', certificates.rootCa, '--json'], { env: { ...env, NO_PROXY: '.test' } });
+    const bypassed = await runCheckForTest([collectorUrl(), '--ca', served.certificates.rootCa, '--json'], { env: { ...env, NO_PROXY: '.test' } });
     expect(bypassed.code).toBe(0);
-    expect(bypassed.steps[1]!.detail).toBe(`connected to collector.test:${collectorPort} (127.0.0.1)`);
+    expect(bypassed.steps[1]!.detail).toBe(`connected to collector.test:${served.port} (127.0.0.1)`);
     expect(proxy.targets).toHaveLength(1);
   });
 
   test('a proxy that refuses the tunnel is a proxy in the way: exit 6', async () => {
     const proxy = await later(connectProxy({ refuseWith: 403 }));
-    const result = await runCheckForTest([collectorUrl(), '--ca', certificates.rootCa], { env: { https_proxy: `127.0.0.1:${proxy.port}` } });
+    const result = await runCheckForTest([collectorUrl(), '--ca', served.certificates.rootCa], { env: { https_proxy: `127.0.0.1:${proxy.port}` } });
     expect(result.code).toBe(6);
-    expect(result.out).toContain(`the proxy http://127.0.0.1:${proxy.port} (https_proxy) refused the tunnel to collector.test:${collectorPort} (403 Refused)`);
+    expect(result.out).toContain(`the proxy http://127.0.0.1:${proxy.port} (https_proxy) refused the tunnel to collector.test:${served.port} (403 Refused)`);
   });
 });
 
@@ -154,36 +135,36 @@ describe('network faults', () => {
 describe('certificates (verification stays on)', () => {
   const tlsCheck = async (pair: { key: string; cert: string }) => {
     const server = await later(tlsListener(pair));
-    return runCheckForTest([`https://collector.test:${server.port}/api`, '--ca', certificates.rootCa, '--json']);
+    return runCheckForTest([`https://collector.test:${server.port}/api`, '--ca', served.certificates.rootCa, '--json']);
   };
 
   test('self-signed: exit 5, pointing to the CA certificates', async () => {
-    const result = await tlsCheck(certificates.selfSigned);
+    const result = await tlsCheck(served.certificates.selfSigned);
     expect(result.code).toBe(5);
     expect(result.steps.at(-1)).toMatchObject({ step: 'tls', ok: false });
     expect(result.steps.at(-1)!.detail).toContain('certificate error pointing to the CA certificates: collector.test presents a self-signed certificate ("collector.test")');
   });
 
   test('expired: exit 5, pointing to the clock, with the date', async () => {
-    const result = await tlsCheck(certificates.expired);
+    const result = await tlsCheck(served.certificates.expired);
     expect(result.code).toBe(5);
     expect(result.steps.at(-1)!.detail).toContain('certificate error pointing to the clock: the certificate for collector.test expired on 2020-02-01');
   });
 
   test('not yet valid: exit 5, pointing to the clock being behind', async () => {
-    const result = await tlsCheck(certificates.notYetValid);
+    const result = await tlsCheck(served.certificates.notYetValid);
     expect(result.code).toBe(5);
     expect(result.steps.at(-1)!.detail).toContain('is valid only from 2099-01-01, but this machine\'s clock says');
   });
 
   test('a certificate for another name: exit 5, name mismatch', async () => {
-    const result = await tlsCheck(certificates.wrongName);
+    const result = await tlsCheck(served.certificates.wrongName);
     expect(result.code).toBe(5);
     expect(result.steps.at(-1)!.detail).toContain('certificate error, name mismatch: the certificate presented is for DNS:other.example, not for collector.test');
   });
 
   test('issued by an untrusted inspection proxy: exit 5, naming TLS interception and the product', async () => {
-    const result = await tlsCheck(certificates.intercepted);
+    const result = await tlsCheck(served.certificates.intercepted);
     expect(result.code).toBe(5);
     expect(result.steps.at(-1)!.detail).toContain('certificate error pointing to TLS interception: collector.test answered with a certificate issued by "Zscaler Root CA" (Zscaler Inc.), which looks like Zscaler');
   });
@@ -198,11 +179,11 @@ describe('certificates (verification stays on)', () => {
 describe('answers that are not the collector', () => {
   test('a 403 HTML challenge page: exit 6, naming the proxy/WAF and the page title', async () => {
     const waf = await later(
-      httpsServer(certificates.valid, (_request, response) =>
+      httpsServer(served.certificates.valid, (_request, response) =>
         response.writeHead(403, { 'content-type': 'text/html', server: 'cloudflare', 'cf-ray': '8a-AMS' }).end('<!doctype html><html><head><title>Attention Required! | Cloudflare</title></head><body>…</body></html>'),
       ),
     );
-    const result = await runCheckForTest([`https://collector.test:${waf.port}/api`, '--ca', certificates.rootCa]);
+    const result = await runCheckForTest([`https://collector.test:${waf.port}/api`, '--ca', served.certificates.rootCa]);
     expect(result.code).toBe(6);
     expect(result.out).toContain(`HTTP 403 with an HTML page titled "Attention Required! | Cloudflare" for GET https://collector.test:${waf.port}/api/test-connectivity: a proxy or web application firewall (Cloudflare) is intervening`);
   });
