@@ -1,5 +1,4 @@
 import { expect, test } from 'vitest';
-import { browserCounts, browserOf } from './browserOf';
 import { buildDailySeries, MAX_SERIES_DAYS, seriesStart } from './dailySeries';
 import { dashboardPolicy } from './dashboardPolicy';
 import { buildPageVitals } from './pageVitals';
@@ -23,19 +22,6 @@ test('a daily series has every UTC day from since to now, zeros where nothing ca
   const now = Date.UTC(2026, 5, 1);
   expect(seriesStart(0, now, 7)).toBe(now - MAX_SERIES_DAYS * 86_400_000);
   expect(seriesStart(undefined, now, 7)).toBe(now - 7 * 86_400_000);
-});
-
-test('user agents become browser names with major versions, and fold into counts', () => {
-  expect(browserOf('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36')).toBe('Chrome 130');
-  expect(browserOf('Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36 Edg/130.0.1')).toBe('Edge 130');
-  expect(browserOf('Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0')).toBe('Firefox 128');
-  expect(browserOf('Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15')).toBe('Safari 17');
-  expect(browserOf('curl/8.0')).toBe('Other');
-  expect(browserOf('')).toBe('Unknown');
-  expect(browserCounts([{ value: 'Firefox/128.0', reports: 2 }, { value: '', reports: 5 }, { value: 'Firefox/128.1', reports: 4 }])).toEqual([
-    { browser: 'Firefox 128', reports: 6 },
-    { browser: 'Unknown', reports: 5 },
-  ]);
 });
 
 test('per-page vitals are rated by their p75, every rated metric present', () => {

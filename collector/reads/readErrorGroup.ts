@@ -1,12 +1,12 @@
 import type * as v from 'valibot';
-import { browserCounts } from '../core/browserOf';
+import { clientCounts } from '../core/clientCounts';
 import { fillDays } from '../core/dailySeries';
 import { errorGroupOf } from '../core/summary';
 import type { ErrorGroupDetailSchema } from '../schemas/answers/readViews';
 import type { Store } from '../store/contract';
 import { rangeOf } from './range';
 
-/** How many user agents are read to count browsers (several agents make one browser). */
+/** How many user agents are read to count browsers (several agents make one browser, OS and device). */
 const USER_AGENTS_READ = 100;
 
 /**
@@ -41,6 +41,7 @@ export const readErrorGroup = async (
     latest: latest ?? null,
     daily: fillDays(since, now, daily, { reports: 0, count: 0 }),
     pages: pages.map(({ value, reports }) => ({ page_url: value, reports })),
-    browsers: browserCounts(agents).slice(0, limit),
+    // Parsed as they are read: reports store the user agent alone.
+    browsers: clientCounts(agents).slice(0, limit),
   };
 };

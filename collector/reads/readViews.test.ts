@@ -29,7 +29,7 @@ beforeAll(async () => {
   site = { site_key: await seed.addSite(['https://shop.example'], 'Shop') };
   other = await seed.addSite(['https://blog.example'], 'Blog');
   const error = { error_type: 'javascript_error', error_message: 'cart is empty', session_id: 's1', page_url: 'https://shop.example/cart' };
-  await seed.insertErrors(site.site_key, [error, { ...error, session_id: 's2' }], now - DAY, 'Mozilla/5.0 Firefox/128.0');
+  await seed.insertErrors(site.site_key, [error, { ...error, session_id: 's2' }], now - DAY, 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0');
   await seed.insertCsp(site.site_key, [{ report_type: 'csp-violation', effective_directive: 'img-src', blocked_uri: 'https://cdn.example/x.png', document_uri: 'https://shop.example/' }], now);
   for (const [i, value] of [1200, 2600, 3100].entries()) {
     await seed.upsertSession(site.site_key, { session_id: `p${i}`, page_url: 'https://shop.example/cart', metrics: { LCP: { value } } }, now);
@@ -76,7 +76,7 @@ test("one error group: its sessions, latest report, pages and browsers; undefine
     group: { error_message: 'cart is empty', reports: 2, sessions: 2 },
     latest: { error_message: 'cart is empty' },
     pages: [{ page_url: 'https://shop.example/cart', reports: 2 }],
-    browsers: [{ browser: 'Firefox 128', reports: 2 }],
+    browsers: [{ browser: 'Firefox 128 · Linux · desktop', reports: 2 }],
   });
   expect(await readErrorGroup(store, site, { fingerprint: row!.fingerprint, since: now, limit: 20 }, { now })).toBeUndefined();
 });

@@ -40,8 +40,8 @@ describe("the read API's dashboard views", { timeout: 30_000 }, () => {
   test('daily series, error groups with sessions and trends, one group’s detail, per-page vitals', async () => {
     const stack = 'TypeError: cart is empty\n    at checkout (https://shop.example/app.js:3:9)';
     const error = (session: string, page: string) => ({ error_type: 'javascript_error', error_name: 'TypeError', error_message: 'cart is empty', stack, session_id: session, page_url: page });
-    await collector.insertErrors(shop, [error('s1', 'https://shop.example/cart'), error('s2', 'https://shop.example/cart')], now - DAY, 'Mozilla/5.0 Firefox/128.0');
-    await collector.insertErrors(shop, [{ ...error('s1', 'https://shop.example/pay'), count: 3 }], now, 'Mozilla/5.0 Chrome/130.0.0.0 Safari/537.36');
+    await collector.insertErrors(shop, [error('s1', 'https://shop.example/cart'), error('s2', 'https://shop.example/cart')], now - DAY, 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0');
+    await collector.insertErrors(shop, [{ ...error('s1', 'https://shop.example/pay'), count: 3 }], now, 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36');
     await collector.insertCsp(shop, [{ report_type: 'csp-violation', effective_directive: 'img-src', blocked_uri: 'https://cdn.example/x.png', document_uri: 'https://shop.example/' }], now);
     const lcp = [1200, 2600, 3100, 900, 4500];
     for (const [i, value] of lcp.entries()) await collector.upsertSession(shop, { session_id: `p${i}`, page_url: 'https://shop.example/cart', metrics: { LCP: { value } } }, now);
@@ -71,7 +71,7 @@ describe("the read API's dashboard views", { timeout: 30_000 }, () => {
     expect(detail.body.group).toMatchObject({ fingerprint: group.fingerprint, count: 5, sessions: 2 });
     expect(detail.body.latest).toMatchObject({ stack, page_url: 'https://shop.example/pay' });
     expect(detail.body.pages).toEqual([{ page_url: 'https://shop.example/cart', reports: 2 }, { page_url: 'https://shop.example/pay', reports: 1 }]);
-    expect(detail.body.browsers).toEqual([{ browser: 'Firefox 128', reports: 2 }, { browser: 'Chrome 130', reports: 1 }]);
+    expect(detail.body.browsers).toEqual([{ browser: 'Firefox 128 · Linux · desktop', reports: 2 }, { browser: 'Chrome 130 · Android · mobile', reports: 1 }]);
     expect((await get(`/api/v1/sites/${shop}/error-groups/0000000000000000`)).status).toBe(404);
 
     const csp = await get(`/api/v1/sites/${shop}/csp-groups`);

@@ -92,7 +92,7 @@ export const ErrorGroupPage = ({ email, siteKey, fingerprint }: { email: string 
           <table>
             <thead>
               <tr>
-                <th scope="col">Browser</th>
+                <th scope="col">Browser · OS · device</th>
                 <th scope="col" class="num">Reports</th>
               </tr>
             </thead>

@@ -58,7 +58,10 @@ export const ErrorGroupDetailSchema = v.object({
   latest: v.pipe(v.nullable(StoredErrorReportSchema), v.description('The latest report of the group (its stack), or null')),
   daily: v.array(DailyErrorsSchema),
   pages: v.array(v.object({ page_url: v.string(), reports: CountSchema })),
-  browsers: v.array(v.object({ browser: v.string(), reports: CountSchema })),
+  browsers: v.pipe(
+    v.array(v.object({ browser: v.string(), reports: CountSchema })),
+    v.description('Reports per browser and major version, OS and device ("Chrome 131 · Android · mobile"), a known bot as "Googlebot 2 · bot", most first'),
+  ),
 });
 
 /** CSP violations of one effective directive and blocked host. */
