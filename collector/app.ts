@@ -9,6 +9,7 @@ import { createMetrics, type Metrics } from './http/metrics';
 import { mountRoutes } from './http/mountRoutes';
 import { createRateCheck } from './http/rateCheck';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimiter';
+import { createVisitorOf } from './http/visitorOf';
 import type { Route } from './http/route';
 import { beaconScriptRoutes, scriptFiles } from './routes/beaconScript';
 import { connectivityRoutes } from './routes/connectivity';
@@ -93,13 +94,16 @@ export const collectorRoutes = (
 ): Route[] => {
   const { store, links, beaconFile } = options;
   const scripts = scriptFiles();
+  const clientOf = (event: H3Event) => clientIp(event, options.trustProxy ?? false);
+  // One day's salt per route table, kept in memory (docs/visitors.md).
+  const visitorOf = createVisitorOf({ salts: store.visitorSalts, clientOf });
   const routes: Route[] = [
     ...connectivityRoutes(),
     ...healthRoutes({ store }),
     ...metricsRoutes({ metrics }),
-    ...errorReportRoutes({ store, metrics }),
-    ...cspReportRoutes({ store, metrics, clientOf: (event) => clientIp(event, options.trustProxy ?? false) }),
-    ...performanceSessionRoutes({ store, metrics }),
+    ...errorReportRoutes({ store, metrics, visitorOf }),
+    ...cspReportRoutes({ store, metrics, clientOf, visitorOf }),
+    ...performanceSessionRoutes({ store, metrics, visitorOf }),
     ...beaconScriptRoutes({ beaconFile, scripts }),
     ...readApiRoutes({ store }),
     ...insightRoutes({ store }),

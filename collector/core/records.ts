@@ -66,6 +66,8 @@ export interface StoredErrorReport extends NewErrorReport {
   site_key: string;
   received_at: string;
   user_agent?: string | undefined;
+  /** The client as a day's hash (core/visitorHash.ts; docs/visitors.md). */
+  visitor?: string | undefined;
 }
 
 /**
@@ -116,6 +118,8 @@ export interface StoredCspReport extends NewCspReport {
   site_key: string;
   received_at: string;
   user_agent?: string | undefined;
+  /** The client as a day's hash (core/visitorHash.ts; docs/visitors.md). */
+  visitor?: string | undefined;
   /**
    * Every way this violation arrived, in order of arrival: the beacon's copy and the browser's
    * own report of one violation are stored once (core/cspCopies.ts). `source` is the one whose
@@ -156,6 +160,8 @@ export interface StoredPerformanceSession extends PerformanceSession {
   received_at: string;
   updated_at: string;
   user_agent?: string | undefined;
+  /** The visitor of the session's first submission (docs/visitors.md). */
+  visitor?: string | undefined;
 }
 
 /** What the collector knows of the request a report came in. */
@@ -163,6 +169,8 @@ export interface ReceiveContext {
   /** Milliseconds since the epoch. */
   received_at: number;
   user_agent?: string | undefined;
+  /** The client as a hash under the day's salt (visitorHash.ts; docs/visitors.md), never its address. */
+  visitor?: string | undefined;
 }
 
 /** An API key as stored: only its hash is kept; no `site_key` means installation-wide. */

@@ -8,6 +8,7 @@ import { mediaTypeOf } from '../http/readJsonBody';
 import { createRecentKeys } from '../http/recentKeys';
 import type { Metrics } from '../http/metrics';
 import type { Route } from '../http/route';
+import type { VisitorOf } from '../http/visitorOf';
 import { CspReportsSchema } from '../schemas/cspReport';
 import type { Store } from '../store/contract';
 import { accepted, ingestRoutes, receiveContext } from './ingest';
@@ -67,16 +68,18 @@ const csp2SourceOf = (mediaType: string): CspSource => (mediaType == 'applicatio
  * retries them, and counted in the request log (`foreign_reports`).
  *
  * @example
- * cspReportRoutes({ store, metrics, clientOf: (event) => clientIp(event, false) });
+ * cspReportRoutes({ store, metrics, clientOf: (event) => clientIp(event, false), visitorOf });
  */
 export const cspReportRoutes = ({
   store,
   metrics,
   clientOf,
+  visitorOf,
 }: {
   store: Store;
   metrics: Metrics;
   clientOf: (event: H3Event) => string;
+  visitorOf: VisitorOf;
 }): Route[] => {
   const recent = createRecentKeys({ windowMs: REPEAT_WINDOW_MS });
   return ingestRoutes<CspReport[]>({
@@ -120,7 +123,9 @@ export const cspReportRoutes = ({
       });
       let stored = 0;
       try {
-        if (fresh.length) stored = await metrics.storeWrite(() => store.csp.insert(siteKey, fresh.map(newCspReport), receiveContext(event)));
+        if (fresh.length) {
+          stored = await metrics.storeWrite(async () => store.csp.insert(siteKey, fresh.map(newCspReport), await receiveContext(event, siteKey, visitorOf)));
+        }
       } catch (error) {
         // Not stored: a retry of these is no repeat.
         for (const key of remembered) recent.forget(key);

@@ -5,6 +5,7 @@ import { JSON_MEDIA_TYPES } from '../http/readJsonBody';
 import { jsonSchemaOf } from '../openapi/jsonSchemaOf';
 import type { Metrics } from '../http/metrics';
 import type { Route } from '../http/route';
+import type { VisitorOf } from '../http/visitorOf';
 import type { Store } from '../store/contract';
 import { ErrorReportSchema, ErrorReportsSchema } from '../schemas/errorReport';
 import { accepted, ingestRoutes, receiveContext } from './ingest';
@@ -14,7 +15,7 @@ import { accepted, ingestRoutes, receiveContext } from './ingest';
  * with its preflight: one report or an array of at most 50. The collector's own origin (its
  * dashboard's setup page) may send connectivity checks (error_type "connectivity_check") to any site.
  */
-export const errorReportRoutes = ({ store, metrics }: { store: Store; metrics: Metrics }): Route[] => {
+export const errorReportRoutes = ({ store, metrics, visitorOf }: { store: Store; metrics: Metrics; visitorOf: VisitorOf }): Route[] => {
   const single = jsonSchemaOf(ErrorReportSchema);
   return ingestRoutes<ErrorReport[]>({
     kind: 'error',
@@ -31,7 +32,8 @@ export const errorReportRoutes = ({ store, metrics }: { store: Store; metrics: M
     // The dashboard's connectivity check (spec section 5.2) sends from the collector's own origin.
     ownOrigin: (reports) => reports.every(isConnectivityCheck),
     async handle({ event, site, body }) {
-      const count = await metrics.storeWrite(() => store.errors.insert(site!.site_key, body.map(newErrorReport), receiveContext(event)));
+      const siteKey = site!.site_key;
+      const count = await metrics.storeWrite(async () => store.errors.insert(siteKey, body.map(newErrorReport), await receiveContext(event, siteKey, visitorOf)));
       return accepted(event, count);
     },
   });

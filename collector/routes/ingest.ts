@@ -3,6 +3,8 @@ import type * as v from 'valibot';
 import { apiError } from '../http/apiError';
 import { allowPreflight } from '../http/cors';
 import { defineRoute, type Route, type RouteContext } from '../http/route';
+import type { VisitorOf } from '../http/visitorOf';
+import type { ReceiveContext } from '../core/records';
 import { AcceptedSchema } from '../schemas/answers/accepted';
 
 type Json = Record<string, unknown>;
@@ -14,11 +16,11 @@ export const accepted = (event: H3Event, count: number): Accepted => {
   return { status: 'accepted', accepted: count };
 };
 
-/** When and from which user agent a report arrived. */
-export const receiveContext = (event: H3Event) => ({
-  received_at: Date.now(),
-  user_agent: event.req.headers.get('user-agent')?.slice(0, 512),
-});
+/** When, from which user agent and from which visitor (docs/visitors.md) a report arrived. */
+export const receiveContext = async (event: H3Event, siteKey: string, visitorOf: VisitorOf): Promise<ReceiveContext> => {
+  const received_at = Date.now();
+  return { received_at, user_agent: event.req.headers.get('user-agent')?.slice(0, 512), visitor: await visitorOf(event, siteKey, received_at) };
+};
 
 /** What every browser-facing ingest endpoint can answer besides 202, 401 and 403 (auth adds those). */
 const INGEST_ANSWERS = {

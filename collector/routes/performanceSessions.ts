@@ -2,6 +2,7 @@ import type { PerformanceSession } from '../core/records';
 import { JSON_MEDIA_TYPES } from '../http/readJsonBody';
 import type { Metrics } from '../http/metrics';
 import type { Route } from '../http/route';
+import type { VisitorOf } from '../http/visitorOf';
 import { jsonSchemaOf } from '../openapi/jsonSchemaOf';
 import { PerformanceSessionObjectSchema, PerformanceSessionSchema } from '../schemas/performanceSession';
 import type { Store } from '../store/contract';
@@ -11,7 +12,7 @@ import { accepted, ingestRoutes, receiveContext } from './ingest';
  * `POST` and `PUT /api/performance-sessions/{site_key}` with the preflight: the first submission
  * of a `session_id` creates the session, later ones update it (each metric keeps its latest value).
  */
-export const performanceSessionRoutes = ({ store, metrics }: { store: Store; metrics: Metrics }): Route[] =>
+export const performanceSessionRoutes = ({ store, metrics, visitorOf }: { store: Store; metrics: Metrics; visitorOf: VisitorOf }): Route[] =>
   ingestRoutes<PerformanceSession>({
     kind: 'performance',
     path: '/api/performance-sessions',
@@ -22,7 +23,8 @@ export const performanceSessionRoutes = ({ store, metrics }: { store: Store; met
       method == 'POST' ? 'Create or update a performance session' : 'Update a performance session (each metric keeps its latest value)',
     body: { schema: PerformanceSessionSchema, mediaTypes: JSON_MEDIA_TYPES, jsonSchema: jsonSchemaOf(PerformanceSessionObjectSchema) },
     async handle({ event, site, body }) {
-      await metrics.storeWrite(() => store.performance.upsert(site!.site_key, body, receiveContext(event)));
+      const siteKey = site!.site_key;
+      await metrics.storeWrite(async () => store.performance.upsert(siteKey, body, await receiveContext(event, siteKey, visitorOf)));
       return accepted(event, 1);
     },
   });

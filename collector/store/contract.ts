@@ -5,6 +5,7 @@ import type { PerformanceSessionStore } from './contract/performanceSessions';
 import type { RetentionStore } from './contract/retention';
 import type { ApiKeyStore, SiteStore } from './contract/sites';
 import type { SessionStore, UserStore } from './contract/users';
+import type { VisitorSaltStore } from './contract/visitorSalts';
 
 // Each concern's interface lives in contract/, one file per concern (as sqlite/ and postgres/ split
 // their adapters); the rest of the collector imports them from here.
@@ -16,6 +17,7 @@ export type { DailyOptions, GroupOptions, ListOptions, Page } from './contract/q
 export type { RetentionStore } from './contract/retention';
 export type { ApiKeyStore, SiteStore } from './contract/sites';
 export type { SessionStore, UserStore } from './contract/users';
+export type { VisitorSaltStore } from './contract/visitorSalts';
 
 /**
  * The storage contract, split by concern. A store only stores and queries: every rule (fingerprints,
@@ -43,6 +45,7 @@ export interface Store {
   cspProjects: CspProjectStore;
   agents: ServerAgentStore;
   retention: RetentionStore;
+  visitorSalts: VisitorSaltStore;
   /**
    * Resolves when the store can write now, rejects with the reason when it cannot (a read-only
    * file, a full disk, a lock held elsewhere, a lost connection), within about a second and

@@ -9,4 +9,4 @@ export const CSP_REPORT_COLUMNS = [
 ] as const;
 
 /** Every column a stored CSP report is inserted with, in both stores' order. */
-export const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', ...CSP_REPORT_COLUMNS, 'sources', 'awaiting'] as const;
+export const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', 'visitor', ...CSP_REPORT_COLUMNS, 'sources', 'awaiting'] as const;

@@ -12,6 +12,7 @@ import { postgresReports } from './postgres/reports';
 import { postgresRetention } from './postgres/retention';
 import { postgresSites } from './postgres/sites';
 import { postgresUsers } from './postgres/users';
+import { postgresVisitorSalts } from './postgres/visitorSalts';
 
 /**
  * The scale-out store (../shared/design.md, "Scale-out: PostgreSQL"): any number of collector
@@ -61,6 +62,7 @@ export const createPostgresStore = async ({
       groups: reports.errors.groups,
       daily: reads.errors.daily,
       sessions: reads.errors.sessions,
+      visitors: reads.errors.visitors,
       latest: reads.errors.latest,
       breakdown: reads.errors.breakdown,
     },
@@ -85,6 +87,7 @@ export const createPostgresStore = async ({
     cspProjects,
     agents,
     retention: postgresRetention(pool),
+    visitorSalts: postgresVisitorSalts(pool),
     users,
     sessions,
     checkWritable: () => checkWritable(pool),

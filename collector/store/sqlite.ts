@@ -15,6 +15,7 @@ import type { ReportQueue } from './sqlite/reportWrites';
 import { sqliteRetention } from './sqlite/retention';
 import { sqliteSites } from './sqlite/sites';
 import { sqliteUsers } from './sqlite/users';
+import { sqliteVisitorSalts } from './sqlite/visitorSalts';
 
 /** Options of an SQLite store. */
 export interface SqliteOptions {
@@ -82,6 +83,7 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
       groups: reads.errors.groups,
       daily: reads.errors.daily,
       sessions: reads.errors.sessions,
+      visitors: reads.errors.visitors,
       latest: reads.errors.latest,
       breakdown: reads.errors.breakdown,
     },
@@ -106,6 +108,7 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
     cspProjects,
     agents,
     retention: sqliteRetention(db, write),
+    visitorSalts: sqliteVisitorSalts(db, write),
     users,
     sessions,
     async checkWritable() {

@@ -6,6 +6,8 @@ import { IsoTimeSchema } from './isoTime';
 const text = v.optional(v.string());
 const integer = v.optional(v.pipe(v.number(), v.integer()));
 const extra = v.optional(v.record(v.string(), v.unknown()));
+/** The client as a day's hash, never its address (docs/visitors.md); absent on records stored before visitors were kept. */
+const visitor = v.optional(v.pipe(v.string(), v.description("The client as a hash under the day's salt (docs/visitors.md)")));
 
 /**
  * An error report as stored and read back (core/records.ts `StoredErrorReport`): the fields the
@@ -32,6 +34,7 @@ export const StoredErrorReportSchema = v.object({
   fingerprint: v.string(),
   received_at: IsoTimeSchema,
   user_agent: text,
+  visitor: visitor,
 });
 
 const cspSource = v.picklist(['beacon', 'report-uri', 'report-to']);
@@ -62,6 +65,7 @@ export const StoredCspReportSchema = v.object({
   violation_key: text,
   received_at: IsoTimeSchema,
   user_agent: text,
+  visitor: visitor,
 });
 
 /** A performance session as stored (core/records.ts `StoredPerformanceSession`): each metric its latest value. */
@@ -91,6 +95,7 @@ export const StoredPerformanceSessionSchema = v.object({
   received_at: IsoTimeSchema,
   updated_at: IsoTimeSchema,
   user_agent: text,
+  visitor: visitor,
 });
 
 /**

@@ -32,6 +32,11 @@ export interface ErrorReportStore {
   daily(siteKey: string, options?: DailyOptions & { fingerprint?: string | undefined }): Promise<DailyErrors[]>;
   /** How many distinct `session_id`s reported this fingerprint since `since` (reports without one are not counted). */
   sessions(siteKey: string, options: { fingerprint: string; since?: number | undefined }): Promise<number>;
+  /**
+   * How many visitors reported this fingerprint since `since`: distinct (UTC day, `visitor`) pairs,
+   * so one client on two days counts twice (docs/visitors.md); reports without one are not counted.
+   */
+  visitors(siteKey: string, options: { fingerprint: string; since?: number | undefined }): Promise<number>;
   /** The group's most recently received report (its latest stack; of reports received at one time, the last stored), or undefined. */
   latest(siteKey: string, fingerprint: string): Promise<StoredErrorReport | undefined>;
   /** The group's reports since `since` counted by `page_url` or `user_agent`: the `limit` most frequent values. */

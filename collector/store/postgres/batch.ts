@@ -9,10 +9,10 @@ import { storeCspCopies, type CopiesCall, type CspRow } from './cspCopies';
 const DAY = 86_400_000;
 
 export const ERROR_COLUMNS = [
-  'site_key', 'received_at', 'user_agent', 'error_type', 'error_message', 'error_name', 'stack', 'source_url',
+  'site_key', 'received_at', 'user_agent', 'visitor', 'error_type', 'error_message', 'error_name', 'stack', 'source_url',
   'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'extra', 'fingerprint', 'causes',
 ] as const;
-const ERROR_TYPES = ['text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'float8', 'text', 'int8', 'text', 'text', 'text'];
+const ERROR_TYPES = ['text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'float8', 'text', 'int8', 'text', 'text', 'text'];
 
 interface SessionRow {
   site_key: string;
@@ -20,6 +20,7 @@ interface SessionRow {
   received_at: number;
   updated_at: number;
   user_agent: string | undefined;
+  visitor: string | undefined;
   page_url: string | undefined;
   navigation_type: string | undefined;
   started_at: number | undefined;
@@ -48,11 +49,11 @@ export class Batch {
   readonly sessions = new Map<string, SessionRow>();
 
   /** Adds error reports and folds them into `error_groups` as sqlite/reports.ts does. */
-  addErrors(siteKey: string, reports: NewErrorReport[], { received_at, user_agent }: ReceiveContext) {
+  addErrors(siteKey: string, reports: NewErrorReport[], { received_at, user_agent, visitor }: ReceiveContext) {
     const day = Math.floor(received_at / DAY);
     for (const report of reports) {
       // No causes and an empty list are stored alike, as NULL (sqlite/errorRows.ts).
-      this.errors.push({ ...report, causes: report.causes?.length ? report.causes : undefined, site_key: siteKey, received_at, user_agent });
+      this.errors.push({ ...report, causes: report.causes?.length ? report.causes : undefined, site_key: siteKey, received_at, user_agent, visitor });
       const key = `${siteKey}\n${report.fingerprint}\n${day}`;
       const group = this.errorGroups.get(key);
       const sample = [report.error_type, report.error_name ?? null, report.error_message];
@@ -84,8 +85,8 @@ export class Batch {
     return new Promise<number>((stored) => this.cspCopies.push({ siteKey, reports, context, stored }));
   }
 
-  private addCspRow(siteKey: string, report: NewCspReport, { received_at, user_agent }: ReceiveContext, sources: string[] | undefined, awaiting: string | undefined) {
-    const row: CspRow = { ...report, site_key: siteKey, received_at, user_agent, sources, awaiting };
+  private addCspRow(siteKey: string, report: NewCspReport, { received_at, user_agent, visitor }: ReceiveContext, sources: string[] | undefined, awaiting: string | undefined) {
+    const row: CspRow = { ...report, site_key: siteKey, received_at, user_agent, visitor, sources, awaiting };
     this.csp.push(row);
     if (report.report_type != 'csp-violation' || !report.effective_directive) return row;
     const day = Math.floor(received_at / DAY);
@@ -97,7 +98,7 @@ export class Batch {
   }
 
   /** Adds a session upsert: a later one of the same session in this batch merges into it. */
-  addSession(site: string, session: PerformanceSession, { received_at, user_agent }: ReceiveContext) {
+  addSession(site: string, session: PerformanceSession, { received_at, user_agent, visitor }: ReceiveContext) {
     // The key as stored (storedText), so that the ids the upsert returns are found by it. Metric
     // names become jsonb keys, which cannot hold NUL either (the schema allows letters only).
     const [siteKey, sessionId] = [storedText(site), storedText(session.session_id)];
@@ -107,7 +108,7 @@ export class Batch {
     const metricTimes = new Map([...metrics.keys()].map((name) => [name, received_at]));
     if (!row) {
       this.sessions.set(key, {
-        site_key: siteKey, session_id: sessionId, received_at, updated_at: received_at, user_agent,
+        site_key: siteKey, session_id: sessionId, received_at, updated_at: received_at, user_agent, visitor,
         page_url: session.page_url, navigation_type: session.navigation_type, started_at: session.started_at,
         extra: session.extra, metrics, metricTimes,
       });
@@ -142,8 +143,9 @@ export class Batch {
         sessions.map((row) => [
           row.site_key, row.session_id, row.received_at, row.updated_at, param(row.user_agent), param(row.page_url),
           param(row.navigation_type), param(row.started_at), param(Object.fromEntries(row.metrics)), param(row.extra),
+          param(row.visitor),
         ]),
-        10,
+        11,
       ),
     });
     const ids = new Map(rows.map((row) => [`${row.site_key}\n${row.session_id}`, row.id]));
@@ -182,8 +184,8 @@ const UPSERT_CSP_GROUPS = `INSERT INTO csp_groups (site_key, directive, blocked_
 // Two processes upserting one session merge: the row is locked by the first, and the second's
 // `metrics || excluded.metrics` then applies to what the first committed (each metric its latest value).
 const UPSERT_SESSIONS = `INSERT INTO performance_sessions
-    (site_key, session_id, received_at, updated_at, user_agent, page_url, navigation_type, started_at, metrics, extra)
-  ${unnest(['text', 'text', 'int8', 'int8', 'text', 'text', 'text', 'float8', 'jsonb', 'text'])}
+    (site_key, session_id, received_at, updated_at, user_agent, page_url, navigation_type, started_at, metrics, extra, visitor)
+  ${unnest(['text', 'text', 'int8', 'int8', 'text', 'text', 'text', 'float8', 'jsonb', 'text', 'text'])}
   ON CONFLICT (site_key, session_id) DO UPDATE SET updated_at = excluded.updated_at,
     metrics = performance_sessions.metrics || excluded.metrics,
     page_url = coalesce(excluded.page_url, performance_sessions.page_url),

@@ -33,6 +33,12 @@ const CSP_DAILY = `WITH parts AS (
 const SESSIONS = `SELECT COUNT(DISTINCT session_id) AS sessions FROM error_reports
   WHERE site_key = $1 AND fingerprint = $2 AND received_at >= $3`;
 
+// Distinct (UTC day, visitor) pairs (docs/visitors.md).
+const VISITORS = `SELECT COUNT(*) AS visitors FROM (
+    SELECT 1 FROM error_reports WHERE site_key = $1 AND fingerprint = $2 AND received_at >= $3 AND visitor IS NOT NULL
+    GROUP BY received_at / ${DAY}, visitor
+  ) AS pairs`;
+
 // Ties in the order of the values' bytes (COLLATE "C"), as SQLite's BINARY collation orders them.
 const breakdownOf = (field: 'page_url' | 'user_agent') => `SELECT coalesce(${field}, '') AS value, COUNT(*) AS reports
   FROM error_reports WHERE site_key = $1 AND fingerprint = $2 AND received_at >= $3
@@ -60,6 +66,9 @@ export const postgresReportReads = (
       async sessions(siteKey, { fingerprint, since = 0 }) {
         return (await run<{ sessions: number }>(pool, SESSIONS, [siteKey, fingerprint, since], 'error_group_sessions')).rows[0]!.sessions;
       },
+      async visitors(siteKey, { fingerprint, since = 0 }) {
+        return (await run<{ visitors: number }>(pool, VISITORS, [siteKey, fingerprint, since], 'error_group_visitors')).rows[0]!.visitors;
+      },
       async latest(siteKey, fingerprint) {
         // `SELECT *` not prepared: a column a newer collector adds would change its result type.
         const { rows } = await run(pool, 'SELECT * FROM error_reports WHERE site_key = $1 AND fingerprint = $2 ORDER BY received_at DESC, id DESC LIMIT 1', [
@@ -70,7 +79,7 @@ export const postgresReportReads = (
       async breakdown(siteKey, { fingerprint, field, since = 0, limit }) {
         return (await run<FieldCount>(pool, BREAKDOWNS[field], [siteKey, fingerprint, since, limit], `error_group_${field}s`)).rows;
       },
-    } satisfies Pick<ErrorReportStore, 'daily' | 'sessions' | 'latest' | 'breakdown'>,
+    } satisfies Pick<ErrorReportStore, 'daily' | 'sessions' | 'visitors' | 'latest' | 'breakdown'>,
     csp: {
       async daily(siteKey, { since } = {}) {
         return (await run<{ day: number; reports: number }>(pool, CSP_DAILY, range(siteKey, since), 'csp_daily')).rows;

@@ -196,4 +196,11 @@ export const POSTGRES_MIGRATIONS: string[] = [
   AWAITING_COPY,
   // 6: an error's causes, a JSON array as text, as the SQLite store's version 11; older rows have none.
   `ALTER TABLE error_reports ADD COLUMN causes TEXT;`,
+  // 7: visitors and their daily salts (docs/visitors.md), as the SQLite store's version 12.
+  `CREATE TABLE visitor_salts (day BIGINT PRIMARY KEY, salt BYTEA NOT NULL);
+   ALTER TABLE error_reports ADD COLUMN visitor TEXT;
+   ALTER TABLE csp_reports ADD COLUMN visitor TEXT;
+   ALTER TABLE performance_sessions ADD COLUMN visitor TEXT;
+   DROP INDEX error_reports_by_fingerprint_time;
+   CREATE INDEX error_reports_by_fingerprint_time ON error_reports (site_key, fingerprint, received_at, session_id, visitor);`,
 ];

@@ -246,6 +246,15 @@ const migrations: Array<string | ((db: Database) => void)> = [
   // 11: an error's causes (design, "Wire format": its `cause` chain or an AggregateError's inner
   // errors), a JSON array; older rows have none.
   `ALTER TABLE error_reports ADD COLUMN causes TEXT;`,
+  // 12: visitors (docs/visitors.md): each report's and session's hash of its client under the day's
+  // salt, and the salts, one per UTC day, deleted once past. An error group's visitors in a time
+  // range from the index alone, as its sessions (version 8): the same index, one column longer.
+  `CREATE TABLE visitor_salts (day INTEGER PRIMARY KEY, salt BLOB NOT NULL);
+   ALTER TABLE error_reports ADD COLUMN visitor TEXT;
+   ALTER TABLE csp_reports ADD COLUMN visitor TEXT;
+   ALTER TABLE performance_sessions ADD COLUMN visitor TEXT;
+   DROP INDEX error_reports_by_fingerprint_time;
+   CREATE INDEX error_reports_by_fingerprint_time ON error_reports (site_key, fingerprint, received_at, session_id, visitor);`,
 ];
 
 /** The schema version this collector writes: how many migrations it knows. */

@@ -10,7 +10,7 @@ import { sqliteReports } from './reports';
 
 /** The read methods of the SQLite store that run on the reader thread (readThread.ts), by concern. */
 export const READ_METHODS = {
-  errors: ['list', 'groups', 'daily', 'sessions', 'latest', 'breakdown'],
+  errors: ['list', 'groups', 'daily', 'sessions', 'visitors', 'latest', 'breakdown'],
   csp: ['list', 'groups', 'evidence', 'daily'],
   performance: ['list', 'metricCounts', 'daily', 'metricDaily', 'metricCountsWithDays', 'pages'],
 } as const;
@@ -43,6 +43,7 @@ export const sqliteReads = (db: Database) => {
       groups: reports.errors.groups,
       daily: reportReads.errors.daily,
       sessions: reportReads.errors.sessions,
+      visitors: reportReads.errors.visitors,
       latest: reportReads.errors.latest,
       breakdown: reportReads.errors.breakdown,
     } satisfies Pick<ErrorReportStore, Methods['errors'][number]>,

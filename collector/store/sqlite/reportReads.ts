@@ -50,6 +50,13 @@ export const sqliteReportReads = (
        SELECT 1 FROM error_reports WHERE site_key = ? AND fingerprint = ? AND received_at >= ? AND session_id IS NOT NULL GROUP BY session_id
      )`,
   );
+  // Distinct (UTC day, visitor) pairs (docs/visitors.md), from the same index, grouped as sessions are.
+  const visitors = db.prepare<[string, string, number], { visitors: number }>(
+    `SELECT COUNT(*) AS visitors FROM (
+       SELECT 1 FROM error_reports WHERE site_key = ? AND fingerprint = ? AND received_at >= ? AND visitor IS NOT NULL
+       GROUP BY received_at / ${DAY}, visitor
+     )`,
+  );
   // The last received, through the fingerprint index in time order (the planner would otherwise walk
   // the site's reports backwards, the whole table for a rare group).
   const latest = db.prepare<[string, string], Row>(
@@ -71,6 +78,9 @@ export const sqliteReportReads = (
       async sessions(siteKey, { fingerprint, since = 0 }) {
         return sessions.get(siteKey, fingerprint, since)!.sessions;
       },
+      async visitors(siteKey, { fingerprint, since = 0 }) {
+        return visitors.get(siteKey, fingerprint, since)!.visitors;
+      },
       async latest(siteKey, fingerprint) {
         const row = latest.get(siteKey, fingerprint);
         return row && toRecord<StoredErrorReport>(row);
@@ -78,7 +88,7 @@ export const sqliteReportReads = (
       async breakdown(siteKey, { fingerprint, field, since = 0, limit }) {
         return breakdowns[field].all(siteKey, fingerprint, since, limit);
       },
-    } satisfies Pick<ErrorReportStore, 'daily' | 'sessions' | 'latest' | 'breakdown'>,
+    } satisfies Pick<ErrorReportStore, 'daily' | 'sessions' | 'visitors' | 'latest' | 'breakdown'>,
     csp: {
       async daily(siteKey, { since } = {}) {
         return cspDaily.all(params(siteKey, since));

@@ -47,11 +47,11 @@ export interface ReportQueue {
   close(): Promise<void>;
 }
 
-const ERROR_COLUMNS = ['site_key', 'received_at', 'user_agent', ...ERROR_ROW_COLUMNS] as const;
+const ERROR_COLUMNS = ['site_key', 'received_at', 'user_agent', 'visitor', ...ERROR_ROW_COLUMNS] as const;
 
 const SESSION_COLUMNS = [
   'site_key', 'session_id', 'received_at', 'updated_at', 'user_agent', 'page_url', 'navigation_type',
-  'started_at', 'metrics', 'extra',
+  'started_at', 'metrics', 'extra', 'visitor',
 ] as const;
 
 interface ErrorGroupDelta {
@@ -116,8 +116,9 @@ export const createReportWriter = (db: Database) => {
   const storeErrors = (siteKey: string, rows: ErrorRow[], context: ReceiveContext, aggregates: Aggregates) => {
     const day = Math.floor(context.received_at / DAY);
     const userAgent = context.user_agent === undefined ? null : storedText(context.user_agent);
+    const visitor = context.visitor ?? null;
     for (const row of rows) {
-      insertError.run(siteKey, context.received_at, userAgent, ...row);
+      insertError.run(siteKey, context.received_at, userAgent, visitor, ...row);
       const fingerprint = row[ERROR_ROW.fingerprint] as string;
       const count = (row[ERROR_ROW.count] as number | null) ?? 1;
       const key = `${siteKey}\n${fingerprint}\n${day}`;
@@ -155,13 +156,14 @@ export const createReportWriter = (db: Database) => {
   const storeCsp = (siteKey: string, rows: CspRow[], context: ReceiveContext, aggregates: Aggregates) => {
     const day = Math.floor(context.received_at / DAY);
     const userAgent = context.user_agent === undefined ? null : storedText(context.user_agent);
+    const visitor = context.visitor ?? null;
     let stored = 0;
     for (const row of rows) {
       if (mergeCopy(siteKey, row, context.received_at)) continue;
       stored += 1;
       const source = row[CSP_ROW.source] as string | null;
       const awaiting = awaitedByNewReport(row[CSP_ROW.violationKey] as string | null, source) ?? null;
-      insertCsp.run(siteKey, context.received_at, userAgent, ...row, source === null ? null : storedJson([source]), awaiting);
+      insertCsp.run(siteKey, context.received_at, userAgent, visitor, ...row, source === null ? null : storedJson([source]), awaiting);
       const directive = row[CSP_ROW.directive];
       if (row[CSP_ROW.type] != 'csp-violation' || !directive) continue;
       const blockedHost = row[CSP_ROW.blockedHost] as string;
@@ -183,6 +185,7 @@ export const createReportWriter = (db: Database) => {
       received_at: context.received_at,
       updated_at: context.received_at,
       user_agent: context.user_agent,
+      visitor: context.visitor,
     });
     const result = (existing ? updateSession : insertSession).run(row);
     const sessionRow = existing ? existing.id : Number(result.lastInsertRowid);

@@ -13,6 +13,7 @@ import { describeSitesContract } from './sites.contract';
 import { storeTest } from './storeTest';
 import { describeUnknownSiteContract } from './unknownSite.contract';
 import { describeUsersContract } from './users.contract';
+import { describeVisitorsContract } from './visitors.contract';
 
 /**
  * What a store adapter is given to run the contract: a fresh, empty store, and the same database
@@ -66,4 +67,5 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
     describeUnknownSiteContract(test);
     describeIntegrationsContract(test);
     describeRevocationContract(test);
+    describeVisitorsContract(test);
   });
