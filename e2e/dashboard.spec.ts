@@ -21,7 +21,8 @@ test('a site owner signs in through the form, sees the seeded error group, CSP g
     await ingest(collector, `performance-sessions/${shop}`, { session_id: `v${i}`, page_url: `https://shop.example/${i % 2 ? 'cart' : ''}`, metrics: { LCP: { value }, CLS: { value: i / 100 } } });
   }
   const expected = await expectedFigures(collector, shop, 'cart is empty');
-  expect(expected).toMatchObject({ count: 4, sessions: 2, cspImg: 3, lcpSamples: 7 });
+  // Two page views (sessions) from one client, the test's own requests: one visitor.
+  expect(expected).toMatchObject({ count: 4, sessions: 2, visitors: 1, cspImg: 3, lcpSamples: 7 });
 
   await page.goto(`${collector.url}/`);
   await screenshots(page, 'sign-in');
@@ -35,7 +36,7 @@ test('a site owner signs in through the form, sees the seeded error group, CSP g
   await expect(page.getByRole('heading', { name: 'Errors' })).toBeVisible();
   const row = page.locator(`tr[data-fingerprint="${expected.fingerprint}"]`);
   await expect(row.getByTestId('count')).toHaveText(String(expected.count));
-  await expect(row.getByTestId('sessions')).toHaveText(String(expected.sessions));
+  await expect(row.getByTestId('visitors')).toHaveText(String(expected.visitors));
   const cspRow = page.getByTestId('csp-groups').getByRole('row').filter({ hasText: 'cdn.example' });
   await expect(cspRow).toContainText('img-src');
   await expect(cspRow.getByRole('cell').last()).toHaveText(String(expected.cspImg));

@@ -51,6 +51,8 @@ export const expectedFigures = async (collector: Collector, siteKey: string, mes
     fingerprint: errors[0]!.fingerprint as string,
     count: errors.reduce((sum, report) => sum + ((report.count as number | undefined) ?? 1), 0),
     sessions: new Set(errors.map((report) => report.session_id).filter(Boolean)).size,
+    // Distinct (UTC day, visitor) pairs (docs/visitors.md).
+    visitors: new Set(errors.filter((report) => report.visitor).map((report) => `${String(report.received_at).slice(0, 10)} ${report.visitor}`)).size,
     cspImg: csp.filter((report) => report.effective_directive == 'img-src' && report.blocked_host == 'cdn.example').length,
     lcpP75: lcp[p75Rank(lcp.length)]!,
     lcpSamples: lcp.length,

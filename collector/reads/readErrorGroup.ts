@@ -11,8 +11,8 @@ const USER_AGENTS_READ = 100;
 
 /**
  * `GET /api/v1/sites/{site_key}/error-groups/{fingerprint}`: one group since `since` (default 30
- * days) with its sessions, its latest report (its stack), its days, pages and browsers; undefined
- * when the group has no report in the range.
+ * days) with its sessions, its visitors (docs/visitors.md), its latest report (its stack), its
+ * days, pages and browsers; undefined when the group has no report in the range.
  *
  * @example
  * const detail = await readErrorGroup(store, site, { fingerprint: '9f2c…', since: undefined, limit: 20 });
@@ -27,8 +27,9 @@ export const readErrorGroup = async (
   const { fingerprint, limit } = query;
   const [row] = await store.errors.groups(site_key, { fingerprint, since, limit: 1 });
   if (!row) return undefined;
-  const [sessions, latest, daily, pages, agents] = await Promise.all([
+  const [sessions, visitors, latest, daily, pages, agents] = await Promise.all([
     store.errors.sessions(site_key, { fingerprint, since }),
+    store.errors.visitors(site_key, { fingerprint, since }),
     store.errors.latest(site_key, fingerprint),
     store.errors.daily(site_key, { fingerprint, since }),
     store.errors.breakdown(site_key, { fingerprint, field: 'page_url', since, limit }),
@@ -37,7 +38,7 @@ export const readErrorGroup = async (
   return {
     site_key,
     since: iso,
-    group: { ...errorGroupOf(row), sessions },
+    group: { ...errorGroupOf(row), sessions, visitors },
     latest: latest ?? null,
     daily: fillDays(since, now, daily, { reports: 0, count: 0 }),
     pages: pages.map(({ value, reports }) => ({ page_url: value, reports })),

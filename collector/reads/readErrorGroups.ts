@@ -8,8 +8,8 @@ import { rangeOf } from './range';
 
 /**
  * `GET /api/v1/sites/{site_key}/error-groups`: the counted error groups (countedErrors.ts) since
- * `since` (default 7 days), most occurrences first, each with its distinct sessions and its
- * reports and occurrences per UTC day.
+ * `since` (default 7 days), most occurrences first, each with its distinct sessions, its visitors
+ * (docs/visitors.md) and its reports and occurrences per UTC day.
  *
  * @example
  * const { data } = await readErrorGroups(store, site, { since: undefined, limit: 20 });
@@ -26,6 +26,7 @@ export const readErrorGroups = async (
     rows.map(async (row) => ({
       ...errorGroupOf(row),
       sessions: await store.errors.sessions(site_key, { fingerprint: row.fingerprint, since }),
+      visitors: await store.errors.visitors(site_key, { fingerprint: row.fingerprint, since }),
       daily: fillDays(since, now, await store.errors.daily(site_key, { fingerprint: row.fingerprint, since }), { reports: 0, count: 0 }),
     })),
   );

@@ -39,7 +39,7 @@ export const ErrorGroupPage = ({ email, siteKey, fingerprint }: { email: string 
       <RangePicker current={range} />
       <p class="totals" data-testid="group-totals">
         <span><strong data-testid="count">{count(group.count)}</strong> occurrences</span> · <span><strong>{count(group.reports)}</strong> reports</span> ·{' '}
-        <span><strong data-testid="sessions">{count(group.sessions)}</strong> sessions</span> · first seen {time(group.first_seen)} · last seen {time(group.last_seen)} ·{' '}
+        <span><strong data-testid="visitors">{count(group.visitors)}</strong> visitors</span> · first seen {time(group.first_seen)} · last seen {time(group.last_seen)} ·{' '}
         <span class="muted">{group.error_type}</span>
       </p>
       <section aria-labelledby="stack-title">

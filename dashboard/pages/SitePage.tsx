@@ -36,7 +36,7 @@ const Errors = ({ siteKey, groups }: { siteKey: string; groups: ErrorGroupTrend[
             <tr>
               <th scope="col">Error</th>
               <th scope="col" class="num">Occurrences</th>
-              <th scope="col" class="num">Sessions</th>
+              <th scope="col" class="num" title="Distinct clients per UTC day, counted without cookies">Visitors</th>
               <th scope="col">First seen</th>
               <th scope="col">Last seen</th>
               <th scope="col">Trend</th>
@@ -52,7 +52,7 @@ const Errors = ({ siteKey, groups }: { siteKey: string; groups: ErrorGroupTrend[
                   <div class="muted small">{clip(group.error_type, 80)}</div>
                 </th>
                 <td class="num" data-testid="count">{count(group.count)}</td>
-                <td class="num" data-testid="sessions">{count(group.sessions)}</td>
+                <td class="num" data-testid="visitors">{count(group.visitors)}</td>
                 <td class="when">{time(group.first_seen)}</td>
                 <td class="when">{time(group.last_seen)}</td>
                 <td>

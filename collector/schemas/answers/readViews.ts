@@ -38,8 +38,12 @@ export const ErrorGroupSchema = v.object({
   last_seen: IsoTimeSchema,
 });
 
-/** An error group with its distinct sessions in the range. */
-export const ErrorGroupWithSessionsSchema = v.object({ ...ErrorGroupSchema.entries, sessions: CountSchema });
+/** An error group with its distinct sessions (one per page view) and its visitors in the range. */
+export const ErrorGroupWithSessionsSchema = v.object({
+  ...ErrorGroupSchema.entries,
+  sessions: v.pipe(CountSchema, v.description('Distinct session_ids: the beacon starts one per page view')),
+  visitors: v.pipe(CountSchema, v.description('Distinct (UTC day, visitor) pairs: one client on two days counts twice (docs/visitors.md)')),
+});
 
 /** Reports and occurrences of one UTC day. */
 const DailyErrorsSchema = v.object({ day: DaySchema, reports: CountSchema, count: CountSchema });
