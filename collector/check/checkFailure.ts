@@ -1,5 +1,5 @@
 /**
- * The exit codes of `sitebeacon check` (../shared/design.md, "Connectivity diagnosis"): one per condition of
+ * The exit codes of `sitebeacon check` (docs/connectivity-check.md): one per condition of
  * spec section 7, so that a script can tell them apart without reading the text.
  */
 export const EXIT_CODES = {

@@ -43,7 +43,7 @@ const secondsOption = (value: string | undefined, flag: string, fallback: number
 /**
  * Reads the arguments of `sitebeacon check`; returns the usage error's message for bad ones.
  * Defaults from spec section 8: connect timeout 10 s, total 20 s. `--db` is accepted and ignored,
- * as every command takes it (../shared/design.md, "CLI").
+ * as every command takes it (README, "The collector").
  *
  * @example
  * parseCheckArgs(['collector.example', '--site', 'abc', '--json']);

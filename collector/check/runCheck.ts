@@ -26,8 +26,8 @@ export interface CheckOptions {
 
 /**
  * `sitebeacon check URL [--site SITE_KEY] [--page PAGE_URL] [--connect-timeout S] [--timeout S]
- * [--ca FILE] [--json]`: diagnoses, in order, what spec section 7 lists (../shared/design.md, "Connectivity
- * diagnosis"), printing one line (or JSON object) per step, and resolves with the exit code:
+ * [--ca FILE] [--json]`: diagnoses, in order, what spec section 7 lists (docs/connectivity-check.md),
+ * printing one line (or JSON object) per step, and resolves with the exit code:
  * 0 all passed, 2 usage, 3 DNS, 4 connect or timeout, 5 TLS, 6 proxy or WAF, 7 not a collector,
  * 8 submission refused, 9 page CSP or allowed origin. The whole run ends within `--timeout`.
  *

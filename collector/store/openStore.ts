@@ -26,11 +26,11 @@ export interface StoreOptions {
 
 /**
  * Opens the store a URL or path names: a `postgres://` or `postgresql://` URL is a PostgreSQL
- * database (../shared/design.md, "Scale-out"); a path, `file:` URL or `:memory:` is an SQLite file.
+ * database (docs/scale-out.md); a path, `file:` URL or `:memory:` is an SQLite file.
  * Either is migrated on open. A server store's sites are cached for a few seconds (siteCache.ts:
- * another process's change shows within 5 s, as the design allows); SQLite's are not: a site is
+ * another process's change shows within 5 s, docs/scale-out.md); SQLite's are not: a site is
  * read by its primary key in microseconds, and uncached a `site rotate-key` run beside `serve`
- * takes effect on the very next request (issue 11, class 7).
+ * takes effect on the very next request (docs/hostile-input.md, "Revocation").
  *
  * @example
  * const store = await openStore('./data/sitebeacon.db');

@@ -15,7 +15,7 @@ import { postgresUsers } from './postgres/users';
 import { postgresVisitorSalts } from './postgres/visitorSalts';
 
 /**
- * The scale-out store (../shared/design.md, "Scale-out: PostgreSQL"): any number of collector
+ * The scale-out store (docs/scale-out.md): any number of collector
  * processes on one PostgreSQL database, through a connection pool (`pg`). The schema is migrated
  * on open under an advisory lock. Writes are group-committed (postgres/groupCommit.ts): one
  * transaction per group, multi-row INSERTs, each write resolved only after COMMIT. A call that fails

@@ -5,7 +5,7 @@ import { UnknownSiteError } from './unknownSiteError';
 /**
  * Every browser request looks its site up: found sites are kept for `ttlMs`. Changes made through
  * this store clear the entry at once; changes made by another process (the CLI, another collector)
- * show within `ttlMs` (../shared/design.md, "Scale-out": within 5 seconds). Unknown keys are not
+ * show within `ttlMs` (docs/scale-out.md: within 5 seconds). Unknown keys are not
  * cached, so a site added elsewhere works at once. At most `maxEntries` are kept.
  *
  * A write under a cached key that another process has rotated meanwhile (a report, a WordPress

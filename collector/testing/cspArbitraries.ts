@@ -1,4 +1,5 @@
-// fast-check generators for hostile CSP input (issue 11, classes 3 to 5), shared by the unit
+// fast-check generators for hostile CSP input (docs/hostile-input.md: policies widened by reports, names from
+// Object.prototype, bounded reads), shared by the unit
 // property tests and the fuzz suite, and the invariants every suggested policy must keep.
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -84,7 +85,7 @@ const baseListFor = (base: Policy, name: string) => {
 };
 
 /**
- * What every suggested policy must be (issue 11, class 3): it parses back to its structure; each
+ * What every suggested policy must be (docs/hostile-input.md, "Policies widened by reports"): it parses back to its structure; each
  * directive is from the base or known; each token matches the grammar (no ";", ",", quote,
  * whitespace or control character from a report); an unsafe keyword only where the base had it in
  * the directive's chain; no directive longer than its base list plus the cap.

@@ -24,7 +24,7 @@ const describeTls = (secure: TLSSocket) => {
 };
 
 /**
- * The first three steps against the collector (../shared/design.md, "Connectivity diagnosis"): `dns` (exit 3),
+ * The first three steps against the collector (docs/connectivity-check.md): `dns` (exit 3),
  * `connect` (exit 4; through the proxy of `HTTPS_PROXY` when set, which the line names) and, for
  * https, `tls` (exit 5). Resolves with the open connection for the `http` step and the route that
  * later requests reuse.

@@ -7,8 +7,8 @@ import { sendRequest } from '../exchange/sendRequest';
 /**
  * Does the site accept reports from `pageOrigin`? Asked as the browser asks it: the CORS preflight
  * `OPTIONS {api}/error-reports/{site_key}` with the page's `Origin` (spec section 4), which the
- * collector answers only for the site's allowed origins (../shared/design.md: 403 `origin_not_allowed`
- * otherwise). It needs no key and stores nothing. Resolves with the step's detail; fails with exit 9.
+ * collector answers only for the site's allowed origins (docs/access.md, "Sites and origins": 403
+ * `origin_not_allowed` otherwise). It needs no key and stores nothing. Resolves with the step's detail; fails with exit 9.
  *
  * @example
  * await checkAllowedOrigin(context, route, 'a1b2c3', 'https://shop.example');

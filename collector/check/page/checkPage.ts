@@ -8,7 +8,7 @@ import { cspProblems, pagePolicies } from './pagePolicies';
 import { printable } from '../report/printable';
 import { readHtml, type BeaconTag } from './readHtml';
 
-/** The collection API base a beacon tag names (../shared/design.md, "Endpoint resolution"), if it names one. */
+/** The collection API base a beacon tag names (docs/beacon.md, "Endpoint resolution"), if it names one. */
 const tagApiBase = (tag: BeaconTag, page: URL) => {
   try {
     if (tag.apiBase) return new URL(tag.apiBase, page).href.replace(/\/+$/, '');

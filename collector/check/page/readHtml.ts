@@ -5,7 +5,7 @@ type Node = DefaultTreeAdapterTypes.Node;
 
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
-/** A sitebeacon script tag found on a page (../shared/design.md, "Beacon"). */
+/** A sitebeacon script tag found on a page (docs/beacon.md, "Script tag attributes"). */
 export interface BeaconTag {
   src: string | undefined;
   siteKey: string | undefined;

@@ -7,7 +7,7 @@ export interface CheckOutput {
   err: (line: string) => void;
 }
 
-/** One step's result; with `--json`, each is printed as one object (../shared/design.md, "Connectivity diagnosis"). */
+/** One step's result; with `--json`, each is printed as one object (docs/connectivity-check.md). */
 export interface StepResult {
   step: string;
   ok: boolean;

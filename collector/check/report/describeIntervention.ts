@@ -27,7 +27,7 @@ const answeredBy = (answer: HttpAnswer): string | undefined => {
 export const looksLikeHtml = (answer: HttpAnswer) =>
   header(answer, 'content-type').includes('html') || /^\s*(<!doctype html|<html|<head|<body|<title)/i.test(answer.body.slice(0, 512));
 
-/** A collector's own error body, `{"error":{"code":…}}` (../shared/design.md, "Responses"). */
+/** A collector's own error body, `{"error":{"code":…}}` (docs/responses.md). */
 const isCollectorError = (answer: HttpAnswer) => {
   try {
     return typeof (JSON.parse(answer.body) as { error?: { code?: unknown } })?.error?.code == 'string';

@@ -10,7 +10,7 @@ import { printable } from '../report/printable';
 import { sendRequest } from '../exchange/sendRequest';
 import { CONNECTIVITY_CHECK } from '../../core/connectivityCheck';
 
-/** What a refusal usually means, by status (../shared/design.md, "Responses"). */
+/** What a refusal usually means, by status (docs/responses.md). */
 const hint = (status: number, retryAfter: string | undefined) => {
   if (status == 404) return 'the collector does not know this site key: check --site against the site\'s generated setup';
   if (status == 401 || status == 403) return 'the collector refuses this submission: check the site\'s credentials and allowed origins';

@@ -1,7 +1,7 @@
 import type { User } from '../../core/records';
 
 /**
- * Dashboard users (design, "Dashboard, sign-in and documentation"). Emails arrive normalised
+ * Dashboard users (docs/access.md, "Dashboard sessions"). Emails arrive normalised
  * (core/users.ts) and are unique; `password_hash` is core/passwords.ts's; no `site_keys` (or
  * undefined) means every site, an array names the only sites the user may see.
  */

@@ -59,9 +59,9 @@ const REPLACE_REPORTS = `UPDATE csp_reports AS r SET ${CSP_REPORT_COLUMNS.map((c
   WHERE r.id = u.id`;
 
 /**
- * The CSP reports of a group commit's calls of which some may be copies of one violation (issue
- * 12; core/cspCopies.ts), stored as sqlite/reportWrites.ts stores them one by one, in a handful of
- * statements whatever their number (issue 18: one lock, one SELECT and one INSERT per report before).
+ * The CSP reports of a group commit's calls of which some may be copies of one violation
+ * (docs/csp-reports.md; core/cspCopies.ts), stored as sqlite/reportWrites.ts stores them one by one, in a handful of
+ * statements whatever their number, not a lock, a SELECT and an INSERT per report (docs/performance.md).
  * The violations' advisory locks are taken first, in one statement: a second collector storing a
  * copy of one of them waits for this COMMIT, and then sees these rows (READ COMMITTED). One SELECT
  * reads the stored reports the copies may merge into; the calls' reports are then matched in order,

@@ -48,7 +48,7 @@ export interface MigrationResult {
  * rows of `sitebeacon_schema`. Several collectors starting at once are safe: each takes the
  * session-level advisory lock first, so one migrates while the others wait, then find nothing left
  * to do. Each version commits in its own transaction with its row. A schema newer than this
- * collector knows is refused, as the SQLite store does (../shared/design.md, "Scale-out").
+ * collector knows is refused, as the SQLite store does (docs/scale-out.md, "Schema versions").
  * `onApplied` hears of each version once it has committed (`serve` logs it).
  *
  * @example

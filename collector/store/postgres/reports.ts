@@ -49,7 +49,7 @@ const CSP_GROUPS = `WITH parts AS (
   ORDER BY reports DESC, directive COLLATE "C", blocked_host COLLATE "C" LIMIT $4`;
 
 // The `limit` largest groups from the per-day aggregate (never a pass over the reports), each with
-// one sample report found through csp_reports_by_directive (issue 11, class 5: a bounded read).
+// one sample report found through csp_reports_by_directive (docs/hostile-input.md, "Bounded reads").
 const EVIDENCE = `WITH top AS (
     SELECT directive, blocked_host, SUM(reports) AS reports FROM csp_groups WHERE site_key = $1
     GROUP BY directive, blocked_host ORDER BY reports DESC, directive COLLATE "C", blocked_host COLLATE "C" LIMIT $2

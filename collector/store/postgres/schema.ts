@@ -160,13 +160,13 @@ export const POSTGRES_MIGRATIONS: string[] = [
      reports BIGINT NOT NULL,
      PRIMARY KEY (site_key, directive, blocked_host, day)
    );`,
-  // 2: how each CSP report arrived, and the key copies of one violation share (issue 12:
-  // core/cspCopies.ts), as the SQLite store's version 6. Older rows have neither and are never merged into.
+  // 2: how each CSP report arrived, and the key copies of one violation share
+  // (docs/csp-reports.md; core/cspCopies.ts), as the SQLite store's version 6. Older rows have neither and are never merged into.
   `ALTER TABLE csp_reports ADD COLUMN source TEXT;
    ALTER TABLE csp_reports ADD COLUMN sources TEXT;
    ALTER TABLE csp_reports ADD COLUMN violation_key TEXT;
    CREATE INDEX csp_reports_by_violation ON csp_reports (site_key, violation_key, received_at) WHERE violation_key IS NOT NULL;`,
-  // 3: dashboard users and their sessions (design, "Dashboard, sign-in and documentation"), as the
+  // 3: dashboard users and their sessions (docs/access.md, "Dashboard sessions"), as the
   // SQLite store's version 7. `site_keys` is a JSON array as text, as there.
   `CREATE TABLE users (
      id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

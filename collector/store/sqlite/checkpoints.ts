@@ -6,17 +6,16 @@ const EVERY_MS = 100;
  * WAL frames past which the checkpoint waits for the writer (RESTART) so that the WAL starts over.
  * PASSIVE checkpoints copy the WAL into the database while the writer goes on, but under a steady
  * stream of commits the WAL is never found all copied, and only then can it start over: without
- * this it would grow without end. 64 MiB: once every few seconds at 50,000 reports a second.
+ * this it would grow without end. 64 MiB: a restart every few seconds at the ingest bench's rates.
  */
 const RESTART_FRAMES = 16_384;
 
 /**
  * Checkpoints of the SQLite file, on a connection and a thread of their own (the checkpoint role
- * of writerThread.ts, issue 18): a checkpoint fsyncs the WAL and the database (tens to hundreds
- * of milliseconds on a virtual disk), and inside the writer's commits, as SQLite's automatic
- * checkpoint runs it, it held every report of the commits behind it (p99) and took a third of the
- * writer's time. Measured (bench/cpuPerReport.mjs, batches of 50, 5 interleaved runs): p99 318 ->
- * 197 ms, 21,000 -> 23,400 reports/s. Runs until the function it returns is called.
+ * of writerThread.ts; docs/performance.md, "The writer thread"): a checkpoint fsyncs the WAL and
+ * the database, which takes long on a slow disk, and inside the writer's commits, as SQLite's
+ * automatic checkpoint runs it, it held every report of the commits behind it (p99) and took much
+ * of the writer's time (measured with bench/cpuPerReport.mjs, batches of 50). Runs until the function it returns is called.
  *
  * @example
  * const stop = runCheckpoints(db);

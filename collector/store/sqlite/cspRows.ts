@@ -4,8 +4,8 @@ import { toValues } from './rows';
 
 /**
  * One report as the HTTP thread sends it to the writer thread (reportQueue.ts) and SQLite binds it:
- * an array of values, not an object, as errorRows.ts says why (structured clone of an object of 19
- * fields was a seventh of the HTTP thread's time for single CSP reports, issue 13). Values in
+ * an array of values, not an object, as errorRows.ts says why (structured clone of an object of
+ * many fields was a large share of the HTTP thread's time for single CSP reports). Values in
  * CSP_REPORT_COLUMNS order, absent as null, objects as JSON, text as every store keeps it.
  */
 export type CspRow = Array<string | number | null>;

@@ -5,7 +5,8 @@ import { toColumnValue } from './rows';
 /**
  * An error report's own columns, in the order of ErrorRow: what the HTTP thread sends the writer
  * thread (reportQueue.ts) for each report. Arrays of values, not objects: structured clone writes
- * no field names, and the writer thread's young generation holds a whole group (issue 18).
+ * no field names, and the writer thread's young generation holds a whole group (docs/performance.md,
+ * "The writer thread").
  */
 export const ERROR_ROW_COLUMNS = [
   'error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp',

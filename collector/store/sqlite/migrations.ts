@@ -199,13 +199,13 @@ const migrations: Array<string | ((db: Database) => void)> = [
      GROUP BY site_key, effective_directive, coalesce(blocked_host, ''), received_at / 86400000;
    DROP INDEX performance_metrics_by_value;
    CREATE INDEX performance_metrics_by_value ON performance_metrics (site_key, name, value, updated_at);`,
-  // 6: how each CSP report arrived, and the key copies of one violation share (issue 12:
-  // core/cspCopies.ts). Older rows have neither and are never merged into.
+  // 6: how each CSP report arrived, and the key copies of one violation share
+  // (docs/csp-reports.md; core/cspCopies.ts). Older rows have neither and are never merged into.
   `ALTER TABLE csp_reports ADD COLUMN source TEXT;
    ALTER TABLE csp_reports ADD COLUMN sources TEXT;
    ALTER TABLE csp_reports ADD COLUMN violation_key TEXT;
    CREATE INDEX csp_reports_by_violation ON csp_reports (site_key, violation_key, received_at) WHERE violation_key IS NOT NULL;`,
-  // 7: dashboard users and their sessions (design, "Dashboard, sign-in and documentation").
+  // 7: dashboard users and their sessions (docs/access.md, "Dashboard sessions").
   `CREATE TABLE users (
      id INTEGER PRIMARY KEY,
      email TEXT NOT NULL UNIQUE,
@@ -243,7 +243,7 @@ const migrations: Array<string | ((db: Database) => void)> = [
   // read here from `sources` as it reads them), indexed in place of the violation key alone: the
   // report a copy merges into is one index entry away, not a scan of every copy of its violation.
   AWAITING_COPY,
-  // 11: an error's causes (design, "Wire format": its `cause` chain or an AggregateError's inner
+  // 11: an error's causes (docs/wire-format.md, "Error reports": its `cause` chain or an AggregateError's inner
   // errors), a JSON array; older rows have none.
   `ALTER TABLE error_reports ADD COLUMN causes TEXT;`,
   // 12: visitors (docs/visitors.md): each report's and session's hash of its client under the day's

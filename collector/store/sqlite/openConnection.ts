@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
  * `synchronous` in WAL mode: `normal` loses no committed transaction when the process dies (the WAL
  * is in the OS before a commit returns); only a power loss or an OS crash can take the last
  * commits back. `full` also fsyncs the WAL at every (group) commit: power-loss safe
- * (`serve --sync full`, README "Durability").
+ * (`serve --sync full`, README, "Storage and durability").
  */
 export type Sync = 'normal' | 'full';
 

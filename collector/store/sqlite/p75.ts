@@ -21,13 +21,13 @@ interface TimedSamples extends Samples {
  * - `p75(value)`: the group's value at core/vitals.ts `p75Rank` (the nearest rank, as web-vitals and
  *   CrUX report it). SQLite's own percentile functions interpolate, or round the rank down. One
  *   pass and a selection (core/selectRank.ts) in each group's numbers, where ROW_NUMBER() over a
- *   window sorted every row in SQLite's sorter: 5 to 7 times faster for the dashboard's daily and
- *   per-page p75 at 100,000 sessions (bench/dashboard.mjs).
+ *   window sorted every row in SQLite's sorter: much faster for the dashboard's daily and per-page
+ *   p75 (measured by bench/dashboard.mjs).
  * - `metric_counts(value, good, poor)`: the group's samples counted against the thresholds with
  *   that p75 (core/metricCounts.ts), as JSON text of a MetricCounts. The counts are taken in
  *   JavaScript from the values p75 needs anyway, so a metric's summary is one pass over its
- *   samples: the SUM(value <= ?) expressions beside p75() cost SQLite as much again (issue 13:
- *   /summary over 1,000,000 reports).
+ *   samples: the SUM(value <= ?) expressions beside p75() cost SQLite as much again (measured
+ *   by the bench's /summary).
  * - `metric_days(updated_at, value, good, poor)`: the same with the p75 per UTC day of the update
  *   (core/metricDays.ts), as JSON text: the dashboard's Web Vitals, counts and daily chart, from one
  *   pass over a range's samples instead of one for each.

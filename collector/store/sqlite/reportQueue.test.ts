@@ -1,4 +1,4 @@
-// The report queues of the SQLite store (issue 18): the writer thread commits, answers each write
+// The report queues of the SQLite store (docs/durability.md): the writer thread commits, answers each write
 // after its commit, fails only the write that fails, and drains on close; until it is ready, the
 // writes are committed on the caller's connection, in order with what follows.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -13,7 +13,7 @@ const settle = (outcome: WriteOutcome, resolve: (value: number) => void, reject:
 
 /**
  * The report writes of an SQLite file on the writer thread (writerThread.ts), which has its own
- * connection (issue 18): the HTTP thread never waits on SQLite for a report. The writes of one turn
+ * connection (docs/durability.md): the HTTP thread never waits on SQLite for a report. The writes of one turn
  * of the event loop go over as one message; each write's promise resolves when the thread says its
  * group has committed, so a 2xx still follows the commit, and a SIGKILL loses nothing acknowledged.
  * The thread starts at once (a cold start takes a while on a loaded machine: not on the first
@@ -35,10 +35,10 @@ export const threadedReportQueue = (data: WriterData, onReady?: () => void): Rep
     waiting.clear();
   };
   const start = () => {
-    // A young generation of 4 MiB instead of V8's 48 (issue 18: the collector's memory, 128 MB at
-    // most): the thread's objects live for one commit. Measured: 6 MiB saved ~28 MB against V8's
-    // default for ~4 us of CPU per batched report (more scavenges); 4 MiB, with the writer's page
-    // cache at 4 MiB, paid for the checkpoint thread's memory at no CPU cost to be seen.
+    // A young generation far smaller than V8's default (docs/performance.md, "Memory"): the
+    // thread's objects live for one commit. Measured with the soak and the CPU-per-report bench:
+    // the smaller size saves memory for a little CPU per batched report (more scavenges), and with
+    // the writer's small page cache it pays for the checkpoint thread's memory.
     const thread = startSqliteThread(data, { maxYoungGenerationSizeMb: 4 });
     thread.on('message', (message: FromWriter) => {
       if (message.type == 'ready') onReady?.();

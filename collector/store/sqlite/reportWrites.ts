@@ -84,7 +84,7 @@ export const createReportWriter = (db: Database) => {
        error_type = excluded.error_type, error_name = excluded.error_name, error_message = excluded.error_message`,
   );
   const insertCsp = db.prepare(positionalInsertSql('csp_reports', CSP_COLUMNS));
-  // Copies of one violation (issue 12), through csp_reports_awaiting_copy.
+  // Copies of one violation (docs/csp-reports.md), through csp_reports_awaiting_copy.
   const selectCopy = db.prepare<[string, string, string, number, number], { id: number; sources: string | null }>(SELECT_COPY_TO_MERGE_INTO);
   const updateSources = db.prepare('UPDATE csp_reports SET sources = ?, awaiting = ? WHERE id = ?');
   const replaceReport = db.prepare(

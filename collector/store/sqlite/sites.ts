@@ -11,10 +11,10 @@ import { insertSql, toRecord, type Row } from './rows';
  * (`reportsCommitted`: the writer thread's queue, reportQueue.ts) have committed.
  *
  * Every browser request looks its site up. A lookup is kept until the end of the current turn of
- * the event loop (issue 18: a read on this connection after the writer thread's last commit
- * re-reads its pages, and was a tenth of a single report's time); the requests one turn serves
+ * the event loop (docs/performance.md, "The HTTP thread": a read on this connection after the
+ * writer thread's last commit re-reads its pages, a noticeable share of a single report's time); the requests one turn serves
  * arrived together, before any of them was looked up, so a change committed before a request was
- * sent (`site rotate-key` beside `serve`, issue 11, class 7) is seen by that request, as before.
+ * sent (`site rotate-key` beside `serve`, docs/hostile-input.md, "Revocation") is seen by that request, as before.
  * Changes made through this store drop the kept lookups at once.
  */
 export const sqliteSites = (

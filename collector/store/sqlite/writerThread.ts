@@ -1,4 +1,4 @@
-// The SQLite file's threads (issue 18), built as dist/sqliteWriter.js and started by reportQueue.ts,
+// The SQLite file's threads (docs/performance.md, "The writer thread"), built as dist/sqliteWriter.js and started by reportQueue.ts,
 // each with a connection of its own, off the HTTP thread:
 // - `writer`: the report writes. Messages, in order:
 //     in:  { type: 'writes', writes: [id, ReportWrite][] }   { type: 'close' }
