@@ -25,8 +25,8 @@ export const sqliteReports = (
   const errorGroupsOf = (filter: string) => db.prepare<{ site: string; since: number; day: number; limit: number; excluded: string; types: string | null; fingerprint?: string }, ErrorGroupRow>(
     // Counts per group first, then the texts of the `limit` kept: GROUP BY fingerprint over the
     // aggregate's rows streams in its primary key's order, and the sorter of the union groups and
-    // orders numbers only, where it carried every part's texts before (7 days at 1,000,000 reports:
-    // 1.76 -> 1.31 million VM steps, 30 days: 5.3 -> 2.4 million). A fingerprint hashes its error
+    // orders numbers only, where it carried every part's texts before (far fewer VM steps
+    // over a large site, the more the longer the range). A fingerprint hashes its error
     // type (core/fingerprint.ts), so the types are filtered per group. The texts are the latest
     // report's in range: its day's aggregate row keeps the last report stored that day.
     `WITH parts AS (
@@ -65,8 +65,8 @@ export const sqliteReports = (
      ORDER BY reports DESC, directive, blocked_host LIMIT @limit`,
   );
   // The `limit` largest groups by report count, from the per-day aggregate kept at insert (one pass
-  // over the site's csp_groups rows, never over its reports: 50,000 distinct hosts cost ~25 ms, not
-  // ~120), each with one sample report found through csp_reports_by_directive for its URI and page.
+  // over the site's csp_groups rows, never over its reports, however many distinct hosts were
+  // reported), each with one sample report found through csp_reports_by_directive for its URI and page.
   const selectEvidence = db.prepare<{ site: string; limit: number }, CspEvidence>(
     `WITH top AS (
        SELECT directive, blocked_host, SUM(reports) AS reports FROM csp_groups WHERE site_key = @site
