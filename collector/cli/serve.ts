@@ -13,6 +13,7 @@ import type { Store } from '../store/contract';
 import { openStore } from '../store/openStore';
 import type { Sync } from '../store/sqlite/openConnection';
 import { startRetention } from '../store/startRetention';
+import { startSaltPruning } from '../store/startSaltPruning';
 
 /**
  * `serve --demo`: the demo site, allowed from the collector's own origin, and the demo user, who
@@ -76,6 +77,8 @@ export const serve = defineCommand({
     }
     // A failed sweep is logged and tried again at the next interval; ingest is not affected.
     const retention = retentionDays ? startRetention(store, { days: retentionDays, onError: logError }) : undefined;
+    // Visitor salts older than yesterday go even when no report arrives (docs/visitors.md, "The salt").
+    const saltPruning = startSaltPruning(store.visitorSalts, { onError: logError });
     let publicUrl = options.publicUrl ?? '';
     const app = createCollector({
       store,
@@ -145,6 +148,7 @@ export const serve = defineCommand({
       await server.close();
       clearInterval(closeIdle);
       await retention?.stop();
+      await saltPruning.stop();
       if (values.demo) await store.users.remove(DEMO_USER_EMAIL).catch(logError);
       await store.close();
       process.exit(0);

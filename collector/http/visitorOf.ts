@@ -15,7 +15,7 @@ export type VisitorOf = (event: H3Event, siteKey: string, receivedAt: number) =>
  * const visitorOf = createVisitorOf({ salts: store.visitorSalts, clientOf: (event) => clientIp(event, trustProxy) });
  * const visitor = await visitorOf(event, site.site_key, Date.now()); // '9f2c4a1b0e3d5c6f'
  */
-export const createVisitorOf = ({ salts, clientOf }: { salts: VisitorSaltStore; clientOf: (event: H3Event) => string }): VisitorOf => {
+export const createVisitorOf = ({ salts, clientOf }: { salts: Pick<VisitorSaltStore, 'salt'>; clientOf: (event: H3Event) => string }): VisitorOf => {
   let current: { day: number; salt: Promise<Uint8Array> } | undefined;
   const saltOf = (day: number) => {
     if (current?.day !== day) {

@@ -1,6 +1,19 @@
 import type { Store } from './contract';
+import { startPeriodic, type Periodic } from './startPeriodic';
 
 const DAY = 86_400_000;
+
+/** `ms`, or less once `stopping` is aborted: `stop()` does not wait out a pause between batches. */
+const pause = (ms: number, stopping: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stopping.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    stopping.addEventListener('abort', done);
+  });
 
 export interface RetentionOptions {
   /** Reports received, and sessions last updated, more than this many days ago are deleted. */
@@ -16,10 +29,10 @@ export interface RetentionOptions {
 }
 
 /**
- * `serve --retention-days N` (../shared/design.md, "Scale-out"): a sweep at once and then every
- * `intervalMs` deletes what is older than N days, `batchSize` rows per transaction with a pause
- * between batches, so ingest keeps answering while a million rows go. `stop()` ends the timer and
- * waits for the batch in progress (before the store closes).
+ * `serve --retention-days N` (docs/retention.md): a sweep at once and then every `intervalMs`
+ * (on the housekeeping timer, startPeriodic.ts) deletes what is older than N days, `batchSize`
+ * rows per transaction with a pause between batches, so ingest keeps answering while a million
+ * rows go. `stop()` ends the timer and waits for the batch in progress (before the store closes).
  *
  * @example
  * const retention = startRetention(store, { days: 30 });
@@ -28,39 +41,12 @@ export interface RetentionOptions {
 export const startRetention = (
   store: Store,
   { days, intervalMs = 60_000, batchSize = 1000, pauseMs = 20, now = Date.now, onError = () => {} }: RetentionOptions,
-) => {
-  let stopped = false;
-  let sweeping: Promise<void> | undefined;
-  let pause: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
-  const sweep = async () => {
+): Periodic => {
+  const sweep = async (stopping: AbortSignal) => {
     const before = now() - days * DAY;
-    while (!stopped && (await store.retention.deleteBefore(before, { limit: batchSize })) >= batchSize) {
-      await new Promise<void>((resolve) => (pause = { timer: setTimeout(resolve, pauseMs), resolve }));
-      pause = undefined;
+    while (!stopping.aborted && (await store.retention.deleteBefore(before, { limit: batchSize })) >= batchSize) {
+      await pause(pauseMs, stopping);
     }
   };
-  const tick = () => {
-    if (stopped || sweeping) return;
-    sweeping = sweep()
-      .catch(onError)
-      .finally(() => (sweeping = undefined));
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  setImmediate(tick);
-  return {
-    /** Resolves when the sweep in progress, if any, has finished. */
-    idle: async () => {
-      await sweeping;
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      if (pause) {
-        clearTimeout(pause.timer);
-        pause.resolve();
-      }
-      await sweeping;
-    },
-  };
+  return startPeriodic(sweep, { delayMs: () => intervalMs, onError });
 };

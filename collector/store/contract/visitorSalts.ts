@@ -11,4 +11,11 @@ export interface VisitorSaltStore {
    * from a process whose day has not yet turned.
    */
   salt(day: number): Promise<Uint8Array>;
+  /**
+   * Deletes the salts of days before `today - 1`, as `salt(today)` does but without creating one:
+   * `serve` runs it on a timer (store/startSaltPruning.ts), so that an idle collector keeps no old
+   * salt either. A DELETE by day, idempotent: several processes on one database may run it at once.
+   * Resolves to the number of salts deleted.
+   */
+  prune(today: number): Promise<number>;
 }

@@ -11,6 +11,7 @@ import type { Pool } from './pool';
  *
  * @example
  * const salt = await postgresVisitorSalts(pool).salt(visitorDay(Date.now()));
+ * await postgresVisitorSalts(pool).prune(visitorDay(Date.now())); // 1: the salt of three days ago
  */
 export const postgresVisitorSalts = (pool: Pool): VisitorSaltStore => ({
   async salt(day) {
@@ -18,5 +19,9 @@ export const postgresVisitorSalts = (pool: Pool): VisitorSaltStore => ({
     await pool.query('DELETE FROM visitor_salts WHERE day < $1', [day - 1]);
     const { rows } = await pool.query<{ salt: Buffer }>('SELECT salt FROM visitor_salts WHERE day = $1', [day]);
     return new Uint8Array(rows[0]!.salt);
+  },
+  // Idempotent: another process's prune of the same day deletes nothing more.
+  async prune(today) {
+    return (await pool.query('DELETE FROM visitor_salts WHERE day < $1', [today - 1])).rowCount ?? 0;
   },
 });

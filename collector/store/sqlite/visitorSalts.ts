@@ -10,6 +10,7 @@ import type { Write } from './groupCommit';
  *
  * @example
  * const salt = await sqliteVisitorSalts(db, write).salt(visitorDay(Date.now()));
+ * await sqliteVisitorSalts(db, write).prune(visitorDay(Date.now())); // 1: the salt of three days ago
  */
 export const sqliteVisitorSalts = (db: Database, write: Write): VisitorSaltStore => {
   const insert = db.prepare<[number, Buffer]>('INSERT INTO visitor_salts (day, salt) VALUES (?, ?) ON CONFLICT (day) DO NOTHING');
@@ -22,5 +23,6 @@ export const sqliteVisitorSalts = (db: Database, write: Write): VisitorSaltStore
         prune.run(day - 1);
         return new Uint8Array(select.get(day)!.salt);
       }),
+    prune: (today) => write(() => prune.run(today - 1).changes),
   };
 };

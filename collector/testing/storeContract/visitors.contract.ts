@@ -47,6 +47,22 @@ export const describeVisitorsContract = (test: StoreTest) =>
       expect(Buffer.from(await store.visitorSalts.salt(day))).not.toEqual(first);
     });
 
+    test('the prune deletes a salt of three days ago with no report arriving, and keeps the day before and the day', async ({ store, reopen }) => {
+      const today = visitorDay(Date.UTC(2026, 5, 10, 12));
+      // An idle collector: its last report, three days ago, created that day's salt; none since.
+      const old = Buffer.from(await store.visitorSalts.salt(today - 3));
+      expect(await store.visitorSalts.prune(today)).toBe(1);
+      // Another process pruning the same day deletes nothing more (a DELETE by day).
+      expect(await (await reopen()).visitorSalts.prune(today)).toBe(0);
+      // Deleted: asked again, that day has a new salt, not the one it had.
+      expect(Buffer.from(await store.visitorSalts.salt(today - 3))).not.toEqual(old);
+      const yesterday = Buffer.from(await store.visitorSalts.salt(today - 1));
+      const current = Buffer.from(await store.visitorSalts.salt(today));
+      expect(await store.visitorSalts.prune(today)).toBe(0);
+      expect(Buffer.from(await store.visitorSalts.salt(today - 1))).toEqual(yesterday);
+      expect(Buffer.from(await store.visitorSalts.salt(today))).toEqual(current);
+    });
+
     test("an error group's visitors: two clients are 2, one client on two pages is 1", async ({ store, seed }) => {
       const shop = await seed.addSite(['https://shop.example']);
       const at = Date.UTC(2026, 5, 1, 12);
