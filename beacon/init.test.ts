@@ -28,7 +28,7 @@ const throwInPage = (message: string, filename = 'https://shop.example/app.js', 
 };
 
 describe('errors()', () => {
-  test('an uncaught error is posted as the wire format's error report after the flush delay', async () => {
+  test('an uncaught error is posted as the wire format\'s error report after the flush delay', async () => {
     beacon = init({ siteKey: 'KEY', ingestOrigin: 'https://in.example', capture: [errors()] });
     throwInPage('cart is empty');
     expect(fetchMock).not.toHaveBeenCalled();
