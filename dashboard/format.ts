@@ -1,18 +1,42 @@
 /** How numbers, times and metric values read on the dashboard. */
 
-const numbers = new Intl.NumberFormat('en');
+const formats = new Map<number, Intl.NumberFormat>();
 
-/** 1234 → "1,234". */
-export const count = (value: number) => numbers.format(value);
+/**
+ * Every number the dashboard shows, written one way: thousands grouped with a comma, a point before
+ * exactly `decimals` decimals. A count beside a p75 or a sample total must not read as two formats.
+ * A value that rounds to zero is written "0", never "-0".
+ *
+ * @example
+ * formatNumber(6500) // "6,500"
+ * formatNumber(1234.5, 2) // "1,234.50"
+ */
+export const formatNumber = (value: number, decimals = 0) => {
+  let format = formats.get(decimals);
+  if (!format) formats.set(decimals, (format = new Intl.NumberFormat('en', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })));
+  return format.format(Math.abs(value) < 0.5 * 10 ** -decimals ? 0 : value);
+};
+
+/**
+ * The decimals a step between figures needs to tell them apart (a chart's tick step), at most 6.
+ *
+ * @example
+ * decimalsOf(0.25) // 2
+ * decimalsOf(50) // 0
+ */
+export const decimalsOf = (step: number) => {
+  for (let decimals = 0; decimals < 6; decimals++) if (Math.abs(Math.round(step * 10 ** decimals) - step * 10 ** decimals) < 1e-9) return decimals;
+  return 6;
+};
 
 /** A share 0..1 → "42%". */
-export const percent = (share: number) => `${Math.round(share * 100)}%`;
+export const percent = (share: number) => `${formatNumber(share * 100)}%`;
 
 /** A metric value with its unit: CLS has none, the others are milliseconds. */
 export const metricValue = (name: string, value: number | null | undefined) => {
   if (value == null) return '–';
-  if (name == 'CLS') return value.toFixed(3);
-  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
+  if (name == 'CLS') return formatNumber(value, 3);
+  return value >= 1000 ? `${formatNumber(value / 1000, 2)} s` : `${formatNumber(value)} ms`;
 };
 
 /** An ISO time as "2026-06-10 12:00 UTC": one zone for everyone reading the same page. */

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import type { Line } from './chartLine';
 import { Sparkline } from './Sparkline';
+import { decimalsOf, formatNumber } from '../format';
 
 const seconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
@@ -35,7 +36,8 @@ const Plot = ({ description, days, lines, format }: { description: string; days:
         axes: [
           // Daily data: ticks on whole days only, written as UTC dates.
           { stroke: '#444', incrs: [86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400], values: (_plot, ticks) => ticks.map((tick) => new Date(tick * 1000).toISOString().slice(5, 10)) },
-          { stroke: '#444', size: 64, values: (_plot, ticks) => ticks.map((tick) => (format ? format(tick) : String(tick))) },
+          // Ticks as many decimals as their step has (0.2 → 1), in the dashboard's one number format.
+          { stroke: '#444', size: 64, values: (_plot, ticks, _axis, _space, step) => ticks.map((tick) => (format ? format(tick) : formatNumber(tick, decimalsOf(step)))) },
         ],
         cursor: { show: true },
         legend: { show: false },

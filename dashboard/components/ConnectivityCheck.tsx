@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { cspBlocks } from '../connectivity/cspBlocks';
 import { runCheck, type CheckRow, type CheckTarget } from '../connectivity/runCheck';
+import { formatNumber } from '../format';
 
 /** Spec section 8's recommended total time of a connectivity check. */
 const TIMEOUT_MS = 20_000;
@@ -28,7 +29,7 @@ export const ConnectivityCheck = ({ target, onSubmitted }: { target: CheckTarget
       const result = await runCheck(target, { submit, timeoutMs: TIMEOUT_MS, blockedByPolicy: watch.blocked, online: () => navigator.onLine, from: location.host });
       setRows(result);
       const failed = result.filter((row) => !row.verdict.ok).length;
-      setStatus(failed ? `Check finished: ${failed} of ${result.length} failed.` : `Check finished: all ${result.length} passed.`);
+      setStatus(failed ? `Check finished: ${formatNumber(failed)} of ${formatNumber(result.length)} failed.` : `Check finished: all ${formatNumber(result.length)} passed.`);
       if (result.some((row) => row.id == 'submission' && row.verdict.ok)) onSubmitted();
     } finally {
       watch.stop();

@@ -1,5 +1,5 @@
 import { Chart } from './Chart';
-import { metricValue, METRICS, percent } from '../format';
+import { formatNumber, metricValue, METRICS, percent } from '../format';
 import type { MetricSummary, Vital } from '../../collector/routes/apiTypes';
 
 const RATING_OF = (summary: MetricSummary) => (summary.good >= 0.75 ? 'good' : summary.poor > 0.25 ? 'poor' : 'needs-improvement');
@@ -30,7 +30,7 @@ export const Vitals = ({ vitals }: { vitals: Record<string, Vital> }) => (
               <p class="p75">
                 <span class="label">p75</span> <strong data-testid={`p75-${name}`}>{metricValue(name, summary.p75)}</strong>{' '}
                 <span class={`rating ${rating}`}>{RATING_TEXT[rating!]}</span>
-                <span class="muted"> · {summary.samples} samples</span>
+                <span class="muted"> · {formatNumber(summary.samples)} samples</span>
               </p>
               <div class="shares" aria-hidden="true">
                 <span class="good" style={{ width: percent(summary.good) }} />

@@ -1,3 +1,5 @@
+import { formatNumber } from '../format';
+
 /**
  * What one request of the browser-side connectivity check met (spec section 7, as far as a browser
  * can tell): an answer (status, media type, the start of its body), or no answer and why.
@@ -51,7 +53,7 @@ export const probe = async (url: string, init: RequestInit, options: ProbeOption
     return { kind: 'answer', ms: ms(), status: response.status, mediaType, text };
   } catch (error) {
     if (timedOut) {
-      const limit = options.timeoutMs >= 1000 ? `${Math.round(options.timeoutMs / 1000)} s` : `${options.timeoutMs} ms`;
+      const limit = options.timeoutMs >= 1000 ? `${formatNumber(options.timeoutMs / 1000)} s` : `${formatNumber(options.timeoutMs)} ms`;
       return { kind: 'timeout', ms: ms(), detail: `no answer within ${limit}` };
     }
     if (await options.blockedByPolicy?.(url)) return { kind: 'csp', ms: ms(), detail: "refused by this page's Content-Security-Policy (connect-src)" };

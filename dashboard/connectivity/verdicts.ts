@@ -1,3 +1,4 @@
+import { formatNumber } from '../format';
 import type { ProbeOutcome } from './probe';
 
 /** One line of the check's result: passed or not, what happened, and what to do (spec section 7). */
@@ -85,7 +86,7 @@ export const connectivityVerdict = (apiBase: string, outcome: ProbeOutcome): Ver
   const blocked = intervention(outcome, `GET ${apiBase}/test-connectivity and the collection paths`);
   if (blocked) return blocked;
   const body = parseJson(outcome.text) as { status?: unknown } | undefined;
-  if (outcome.status == 200 && body?.status == 'success') return { ok: true, summary: `OK: answered "success" in ${outcome.ms} ms.` };
+  if (outcome.status == 200 && body?.status == 'success') return { ok: true, summary: `OK: answered "success" in ${formatNumber(outcome.ms)} ms.` };
   if (outcome.status >= 500) {
     return { ok: false, summary: `Failed: HTTP ${outcome.status} (${excerpt(outcome.text) || 'no body'}).`, advice: 'The collector or a proxy in front of it failed: see their logs.' };
   }
@@ -117,7 +118,7 @@ export const submissionVerdict = (apiBase: string, outcome: ProbeOutcome): Verdi
   const blocked = intervention(outcome, `POST ${apiBase}/error-reports/… (and its OPTIONS preflight)`);
   if (blocked) return blocked;
   if (outcome.status >= 200 && outcome.status < 300) {
-    return { ok: true, summary: `OK: accepted (HTTP ${outcome.status}) in ${outcome.ms} ms, stored as a connectivity check (not counted as an error).` };
+    return { ok: true, summary: `OK: accepted (HTTP ${outcome.status}) in ${formatNumber(outcome.ms)} ms, stored as a connectivity check (not counted as an error).` };
   }
   const error = (parseJson(outcome.text) as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
   const said = typeof error?.code == 'string' ? `${error.code}: ${String(error.message ?? '')}` : outcome.text;

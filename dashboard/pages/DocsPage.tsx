@@ -8,6 +8,10 @@ type Operation = OpenApiDocument['paths'][string][string];
 
 const AUTH: Record<string, string> = { bearer: 'API key', apiKeyHeader: 'API key', session: 'session', agentToken: 'agent token' };
 
+/** A path may break after a slash, and nowhere else: a segment (`{fingerprint}`) is never cut. */
+const pathWithBreaks = (path: string) =>
+  path.split('/').map((part, index, parts) => (index < parts.length - 1 ? [part, '/', <wbr />] : part));
+
 const Reference = () => {
   const document = useApi(apiPath('/api/openapi.json', {}));
   if (document.state != 'ready') return <Status loaded={document} />;
@@ -24,7 +28,7 @@ const Reference = () => {
         <section aria-labelledby={`tag-${tag.replace(/\W+/g, '-')}`}>
           <h3 id={`tag-${tag.replace(/\W+/g, '-')}`}>{tag}</h3>
           <div class="scroll">
-            <table class="reference">
+            <table class="reference stack">
               <thead>
                 <tr>
                   <th scope="col">Method</th>
@@ -36,10 +40,10 @@ const Reference = () => {
               <tbody>
                 {operations.map(({ method, path, operation }) => (
                   <tr>
-                    <td class="code">{method}</td>
-                    <td class="code url">{path}</td>
-                    <td>{operation.summary}</td>
-                    <td>{[...new Set((operation.security ?? []).flatMap((scheme) => Object.keys(scheme).map((name) => AUTH[name] ?? name)))].join(', ') || 'none'}</td>
+                    <td class="code method" data-label="Method">{method}</td>
+                    <td class="code path" data-label="Path">{pathWithBreaks(path)}</td>
+                    <td data-label="Does">{operation.summary}</td>
+                    <td data-label="Credentials">{[...new Set((operation.security ?? []).flatMap((scheme) => Object.keys(scheme).map((name) => AUTH[name] ?? name)))].join(', ') || 'none'}</td>
                   </tr>
                 ))}
               </tbody>

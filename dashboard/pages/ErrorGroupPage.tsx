@@ -5,7 +5,7 @@ import { ErrorCauses } from '../components/ErrorCauses';
 import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
 import { Status } from '../components/Status';
-import { clip, count, rangeOf, segment, sinceOf, time } from '../format';
+import { clip, formatNumber, rangeOf, segment, sinceOf, time } from '../format';
 
 /**
  * `/sites/{site_key}/errors/{fingerprint}`: one error group: its counts, the latest stack and its causes,
@@ -38,8 +38,8 @@ export const ErrorGroupPage = ({ email, siteKey, fingerprint }: { email: string 
       <h1 class="message">{title}</h1>
       <RangePicker current={range} />
       <p class="totals" data-testid="group-totals">
-        <span><strong data-testid="count">{count(group.count)}</strong> occurrences</span> · <span><strong>{count(group.reports)}</strong> reports</span> ·{' '}
-        <span><strong data-testid="visitors">{count(group.visitors)}</strong> visitors</span> · first seen {time(group.first_seen)} · last seen {time(group.last_seen)} ·{' '}
+        <span><strong data-testid="count">{formatNumber(group.count)}</strong> occurrences</span> · <span><strong>{formatNumber(group.reports)}</strong> reports</span> ·{' '}
+        <span><strong data-testid="visitors">{formatNumber(group.visitors)}</strong> visitors</span> · first seen {time(group.first_seen)} · last seen {time(group.last_seen)} ·{' '}
         <span class="muted">{group.error_type}</span>
       </p>
       <section aria-labelledby="stack-title">
@@ -62,7 +62,7 @@ export const ErrorGroupPage = ({ email, siteKey, fingerprint }: { email: string 
       <section aria-labelledby="over-time-title">
         <h2 id="over-time-title">Occurrences over time</h2>
         <Chart
-          description={`Occurrences per day: ${daily.map((day) => `${day.day} ${day.count}`).join(', ')}`}
+          description={`Occurrences per day: ${daily.map((day) => `${day.day} ${formatNumber(day.count)}`).join(', ')}`}
           days={daily.map((day) => day.day)}
           lines={[{ label: 'Occurrences', values: daily.map((day) => day.count), color: '#b42318' }]}
         />
@@ -81,7 +81,7 @@ export const ErrorGroupPage = ({ email, siteKey, fingerprint }: { email: string 
               {pages.map((page) => (
                 <tr>
                   <td class="url">{clip(page.page_url) || '(no URL)'}</td>
-                  <td class="num">{count(page.reports)}</td>
+                  <td class="num">{formatNumber(page.reports)}</td>
                 </tr>
               ))}
             </tbody>
@@ -100,7 +100,7 @@ export const ErrorGroupPage = ({ email, siteKey, fingerprint }: { email: string 
               {browsers.map((browser) => (
                 <tr>
                   <td>{browser.browser}</td>
-                  <td class="num">{count(browser.reports)}</td>
+                  <td class="num">{formatNumber(browser.reports)}</td>
                 </tr>
               ))}
             </tbody>

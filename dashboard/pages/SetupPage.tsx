@@ -5,7 +5,7 @@ import { ConnectivityCheck } from '../components/ConnectivityCheck';
 import { Layout } from '../components/Layout';
 import { SnippetChoice } from '../components/SnippetChoice';
 import { Status } from '../components/Status';
-import { clip, segment, time } from '../format';
+import { clip, formatNumber, segment, time } from '../format';
 import type { Setup } from '../../collector/routes/apiTypes';
 
 const Suggestion = ({ project }: { project: Setup['csp_projects'][number] }) => {
@@ -19,7 +19,7 @@ const Suggestion = ({ project }: { project: Setup['csp_projects'][number] }) => 
         <Status loaded={suggestion} />
       ) : (
         <>
-          <p class="small muted">Suggested policy, from {suggestion.data.based_on_reports} stored violation reports:</p>
+          <p class="small muted">Suggested policy, from {formatNumber(suggestion.data.based_on_reports)} stored violation reports:</p>
           <pre tabIndex={0} data-testid={`suggestion-${project.id}`}>
             <code>{suggestion.data.policy}</code>
           </pre>

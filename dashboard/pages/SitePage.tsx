@@ -6,7 +6,7 @@ import { RangePicker } from '../components/RangePicker';
 import { Status } from '../components/Status';
 import { useRenderedMark, SITE_COMPLETE, SITE_RENDERED } from '../components/useRenderedMark';
 import { Vitals } from '../components/Vitals';
-import { clip, count, metricValue, rangeOf, segment, time } from '../format';
+import { clip, formatNumber, metricValue, rangeOf, segment, time } from '../format';
 import { siteReads } from '../siteReads';
 import type { CspGroup, ErrorGroupTrend, PageVitals } from '../../collector/routes/apiTypes';
 
@@ -31,7 +31,7 @@ const Errors = ({ siteKey, groups }: { siteKey: string; groups: ErrorGroupTrend[
       <p class="muted">No errors in this range.</p>
     ) : (
       <div class="scroll">
-        <table data-testid="error-groups">
+        <table class="stack" data-testid="error-groups">
           <thead>
             <tr>
               <th scope="col">Error</th>
@@ -51,14 +51,14 @@ const Errors = ({ siteKey, groups }: { siteKey: string; groups: ErrorGroupTrend[
                   </a>
                   <div class="muted small">{clip(group.error_type, 80)}</div>
                 </th>
-                <td class="num" data-testid="count">{count(group.count)}</td>
-                <td class="num" data-testid="visitors">{count(group.visitors)}</td>
-                <td class="when">{time(group.first_seen)}</td>
-                <td class="when">{time(group.last_seen)}</td>
-                <td>
+                <td class="num" data-label="Occurrences" data-testid="count">{formatNumber(group.count)}</td>
+                <td class="num" data-label="Visitors" data-testid="visitors">{formatNumber(group.visitors)}</td>
+                <td class="when" data-label="First seen">{time(group.first_seen)}</td>
+                <td class="when" data-label="Last seen">{time(group.last_seen)}</td>
+                <td data-label="Trend">
                   <Chart
                     small
-                    description={`Occurrences per day: ${(group.daily ?? []).map((day) => `${day.day} ${day.count}`).join(', ')}`}
+                    description={`Occurrences per day: ${(group.daily ?? []).map((day) => `${day.day} ${formatNumber(day.count)}`).join(', ')}`}
                     days={(group.daily ?? []).map((day) => day.day)}
                     lines={[{ label: 'Occurrences', values: (group.daily ?? []).map((day) => day.count), color: '#b42318' }]}
                   />
@@ -80,7 +80,7 @@ const Csp = ({ siteKey, groups }: { siteKey: string; groups: CspGroup[] }) => (
     ) : (
       <>
         <div class="scroll">
-          <table data-testid="csp-groups">
+          <table class="stack" data-testid="csp-groups">
             <thead>
               <tr>
                 <th scope="col">Directive</th>
@@ -91,9 +91,9 @@ const Csp = ({ siteKey, groups }: { siteKey: string; groups: CspGroup[] }) => (
             <tbody>
               {groups.map((group) => (
                 <tr>
-                  <td class="code">{clip(group.directive, 80)}</td>
-                  <td class="code">{clip(group.blocked_host, 120) || '(none)'}</td>
-                  <td class="num">{count(group.reports)}</td>
+                  <td class="code" data-label="Directive">{clip(group.directive, 80)}</td>
+                  <td class="code url" data-label="Blocked">{clip(group.blocked_host, 120) || '(none)'}</td>
+                  <td class="num" data-label="Reports">{formatNumber(group.reports)}</td>
                 </tr>
               ))}
             </tbody>
@@ -114,7 +114,7 @@ const Pages = ({ pages }: { pages: PageVitals[] }) => (
       <p class="muted">No page views with Web Vitals in this range.</p>
     ) : (
       <div class="scroll">
-        <table data-testid="pages">
+        <table class="stack" data-testid="pages">
           <thead>
             <tr>
               <th scope="col">Page</th>
@@ -128,11 +128,15 @@ const Pages = ({ pages }: { pages: PageVitals[] }) => (
             {pages.map((page) => (
               <tr>
                 {/* Stored URLs are text, never links: a javascript: URL must not become clickable. */}
-                <td class="url">{clip(page.page_url) || '(no URL)'}</td>
-                <td class="num">{count(page.sessions)}</td>
+                <th scope="row" class="url">{clip(page.page_url) || '(no URL)'}</th>
+                <td class="num" data-label="Views">{formatNumber(page.sessions)}</td>
                 {['LCP', 'INP', 'CLS'].map((name) => {
                   const metric = page.metrics[name];
-                  return <td class={`num ${metric?.rating ?? ''}`}>{metricValue(name, metric?.p75)}</td>;
+                  return (
+                    <td class={`num ${metric?.rating ?? ''}`} data-label={`${name} p75`}>
+                      {metricValue(name, metric?.p75)}
+                    </td>
+                  );
                 })}
               </tr>
             ))}
@@ -190,11 +194,13 @@ export const SitePage = ({ email, siteKey }: { email: string | undefined; siteKe
         <section aria-labelledby="activity-title">
           <h2 id="activity-title">Activity</h2>
           <p class="totals">
-            <span><strong>{count(totals.errors)}</strong> errors</span> · <span><strong>{count(totals.csp)}</strong> CSP violations</span> ·{' '}
-            <span><strong>{count(totals.page_views)}</strong> page views</span>
+            <span><strong>{formatNumber(totals.errors)}</strong> errors</span> · <span><strong>{formatNumber(totals.csp)}</strong> CSP violations</span> ·{' '}
+            <span><strong>{formatNumber(totals.page_views)}</strong> page views</span>
           </p>
           <Chart
-            description={`Per day: ${days.map((day) => `${day.day}: ${day.errors} errors, ${day.csp} CSP violations, ${day.page_views} page views`).join('; ')}`}
+            description={`Per day: ${days
+              .map((day) => `${day.day}: ${formatNumber(day.errors)} errors, ${formatNumber(day.csp)} CSP violations, ${formatNumber(day.page_views)} page views`)
+              .join('; ')}`}
             days={days.map((day) => day.day)}
             lines={[
               { label: 'Errors', values: days.map((day) => day.errors), color: '#b42318' },
