@@ -62,19 +62,24 @@ export const summaryBench = async ({ reports = 1_000_000, calls = 20 } = {}) => 
       samples.sort((a, b) => a - b);
       return samples[Math.floor(samples.length / 2)];
     };
-    // The dashboard's site page: the read-API calls it makes at once for 7 days.
+    // The dashboard's site page for 7 days, read as dashboard/boot.ts starts it: what is above the
+    // fold (the activity series, the error groups) at once, then the CSP groups, vitals and pages
+    // at once (a caller's heavy reads at once are bounded: collector/http/readSlots.ts).
     const sitePage = async () => {
       const since = new Date(now - 7 * day).toISOString();
-      const samples = [];
-      for (let i = 0; i < 5; i++) {
-        const t0 = performance.now();
-        await Promise.all(
-          ['daily?p75=false&', 'error-groups?', 'csp-groups?limit=50&', 'vitals?', 'pages?'].map(async (view) => {
+      const read = (views) =>
+        Promise.all(
+          views.map(async (view) => {
             const response = await app.fetch(new Request(`http://127.0.0.1/api/v1/sites/${site.site_key}/${view}since=${since}`, { headers: { authorization: `Bearer ${key}` } }));
             if (response.status != 200) throw new Error(`${view} answered ${response.status}`);
             await response.json();
           }),
         );
+      const samples = [];
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        await read(['daily?p75=false&', 'error-groups?']);
+        await read(['csp-groups?limit=50&', 'vitals?', 'pages?']);
         samples.push(performance.now() - t0);
       }
       samples.sort((a, b) => a - b);
