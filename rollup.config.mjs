@@ -44,7 +44,8 @@ const beaconTypescript = (declarations) =>
   typescript({
     tsconfig: './tsconfig.json',
     include: ['beacon/**/*.ts'],
-    exclude: ['**/*.test.ts'],
+    // Test kits (beacon/testing/) are not part of any build, declarations included.
+    exclude: ['**/*.test.ts', 'beacon/testing/**'],
     noEmit: false,
     ...(declarations
       ? { declaration: true, declarationDir: 'dist/types', outDir: 'dist', rootDir: '.' }
@@ -95,7 +96,7 @@ export default [
       typescript({
         tsconfig: './tsconfig.json',
         include: ['beacon/**/*.ts', 'playwright/page/*.ts'],
-        exclude: ['**/*.test.ts'],
+        exclude: ['**/*.test.ts', 'beacon/testing/**'],
         noEmit: false,
         declaration: false,
         outDir: 'dist',

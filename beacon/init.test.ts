@@ -1,25 +1,12 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { errors, init, type Beacon } from './index';
-
-// The network is the one boundary replaced here; e2e/ sends for real.
-const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => new Response(null, { status: 202 }));
-const sent = () =>
-  fetchMock.mock.calls.map(([url, requestInit]) => ({ url, body: JSON.parse(String(requestInit.body)) as unknown[] }));
-const sentReports = () => sent().flatMap(({ body }) => body) as Array<Record<string, unknown>>;
+import { useFakeNetwork } from './testing/fakeNetwork';
 
 let beacon: Beacon | undefined;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  fetchMock.mockClear();
-  vi.stubGlobal('fetch', fetchMock);
-});
-afterEach(() => {
+const { fetchMock, sent, sentReports } = useFakeNetwork(() => {
   beacon?.stop();
   beacon = undefined;
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
 
 const throwInPage = (message: string, filename = 'https://shop.example/app.js', lineno = 3) => {

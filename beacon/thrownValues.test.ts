@@ -1,27 +1,15 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { earlyEvents } from './earlyEvents';
 import { errors, init, type Beacon, type Capture } from './index';
 import { EARLY_QUEUE, EARLY_STUB } from './lib/earlyStub';
-
-// The network is the one boundary replaced here; e2e/ sends for real (e2e/browsers/ in three engines).
-const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => new Response(null, { status: 202 }));
-const sentReports = () =>
-  fetchMock.mock.calls.flatMap(([, requestInit]) => JSON.parse(String(requestInit.body)) as unknown[]) as Array<Record<string, unknown>>;
+import { useFakeNetwork } from './testing/fakeNetwork';
 
 let beacon: Beacon | undefined;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  fetchMock.mockClear();
-  vi.stubGlobal('fetch', fetchMock);
-});
-afterEach(() => {
+const { sentReports } = useFakeNetwork(() => {
   beacon?.stop();
   beacon = undefined;
   delete (window as unknown as Record<string, unknown>)[EARLY_QUEUE];
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
 
 const reject = (reason: unknown) => {
