@@ -43,8 +43,10 @@ export interface BeaconOptions extends EndpointOptions {
   /** What to capture, e.g. `[errors(), csp(), vitals()]`. Only what is imported here is bundled. */
   capture?: Capture[];
   /**
-   * Sees every report before it is queued: return it (edited or not) to send it, or
+   * Sees every report before it is queued, as captured: return it (edited or not) to send it, or
    * `null` / `false` to drop it. Its own exceptions are contained: the report is then sent as it was.
+   * What it returns is sent the way every report is (lib/toWireJson.ts): URLs in its strings lose
+   * their credentials and fragments, and empty fields are left out.
    */
   beforeSend?: (report: object, kind: ReportKind) => object | null | false | undefined | void;
 }
