@@ -1,6 +1,7 @@
 import { mergeTests, type Page } from '@playwright/test';
 import { expect, test as beaconTest } from '../playwright/index';
 import { test as projectTest, type Collector, type PageServer } from './fixtures';
+import { slowClick } from './slowClick';
 
 // The script tag's tests run against a `sitebeacon serve` process (`collector`); the tests of what a
 // capture sends, whatever loads the beacon, use sitebeacon/playwright's `beacon` (dogfood).
@@ -130,10 +131,7 @@ test('a performance session with LCP, FCP, TTFB and CLS, and INP after a click, 
   const { siteKey } = await openPlayground(page, pages, collector);
   await page.click('#shift');
   await page.waitForTimeout(1200);
-  await page.click('#slow');
-  await expect(page.locator('#slow')).toHaveText('clicked');
-  // web-vitals processes event timing entries when idle: give INP a moment.
-  await page.waitForTimeout(1000);
+  await slowClick(page);
   await stored(collector, siteKey, 'performance', 1);
   const early = (await collector.exported(siteKey, 'performance'))[0]!;
   expect(Object.keys(early.metrics as object)).toEqual(expect.arrayContaining(['FCP', 'TTFB']));

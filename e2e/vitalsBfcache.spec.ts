@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
 import { beaconTag, expect, test, type Collector } from './fixtures';
+import { slowClick } from './slowClick';
 
 test.use({ launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--disable-back-forward-cache'] } });
 
@@ -26,10 +27,7 @@ const shiftAndClick = async (page: Page) => {
   const banners = await page.getByText('late banner').count();
   await page.click('#shift');
   await expect(page.getByText('late banner')).toHaveCount(banners + 1);
-  await page.click('#slow');
-  await expect(page.locator('#slow')).toHaveText('clicked');
-  // web-vitals handles event timing entries when idle: give INP a moment.
-  await page.waitForTimeout(1000);
+  await slowClick(page);
 };
 
 test('a page restored from the back/forward cache sends a second session; each holds LCP, FCP, TTFB, CLS and INP', async ({

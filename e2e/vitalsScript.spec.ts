@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { Page } from '@playwright/test';
 import { expect, test, type Collector } from './fixtures';
+import { interactionHandled } from './slowClick';
 
 const dist = (file: string) => readFileSync(new URL(`../dist/${file}`, import.meta.url));
 
@@ -66,13 +67,14 @@ test('web-vitals loaded after the page was used still reports its load and inter
     await expect.poll(() => scripts.requested).toContain('/beacon.vitals.js');
     await page.click('#shift');
     await page.waitForTimeout(1200);
+    const beforeClick = await page.evaluate(() => performance.now());
     await page.click('#slow');
     await expect(page.locator('#slow')).toHaveText('clicked');
     expect(await page.evaluate(() => 'sitebeaconVitals' in window)).toBe(false);
 
     scripts.release();
     await waitForVitals(page);
-    await page.waitForTimeout(1000);
+    await interactionHandled(page, beforeClick);
     await page.goto('about:blank');
     await expect.poll(() => metricNames(collector, siteKey), { timeout: 10_000 }).toEqual(['CLS', 'FCP', 'INP', 'LCP', 'TTFB']);
     const [session] = await collector.exported(siteKey, 'performance');
