@@ -42,6 +42,9 @@ export interface ErrorReport {
   count?: number | undefined;
   /** The error's `cause` chain, outermost first, or an AggregateError's inner errors (docs/wire-format.md, "Error reports"). */
   causes?: ErrorCause[] | undefined;
+  /** The site's release and environment the page runs (docs/issues.md), as the beacon was told; at most 200 characters each. */
+  release?: string | undefined;
+  environment?: string | undefined;
   /** Fields beyond the known ones, kept as sent (bounded). */
   extra?: Record<string, unknown> | undefined;
 }
