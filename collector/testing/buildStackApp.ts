@@ -6,7 +6,7 @@ import { rollup } from 'rollup';
 /** The tiny shop app whose minified stacks the source-map tests symbolicate (docs/source-maps.md). */
 export const STACK_APP_SOURCE = fileURLToPath(new URL('../fixtures/stacks/app/src/', import.meta.url));
 /** Where `e2e/browsers/captureStacks.mjs` writes the build the browsers ran. */
-export const STACK_APP_DIST = fileURLToPath(new URL('../fixtures/stacks/app/dist/', import.meta.url));
+export const STACK_APP_BUNDLE = fileURLToPath(new URL('../fixtures/stacks/app/bundle/', import.meta.url));
 
 /**
  * Bundles the shop app as a site would ship it: rollup + terser, an IIFE exposing `shopApp`, a

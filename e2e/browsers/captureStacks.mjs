@@ -10,18 +10,18 @@ import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 
 const load = async (path) => (await runnerImport(fileURLToPath(new URL(path, import.meta.url)))).module;
-const { buildStackApp, STACK_APP_DIST } = await load('../../collector/testing/buildStackApp.ts');
+const { buildStackApp, STACK_APP_BUNDLE } = await load('../../collector/testing/buildStackApp.ts');
 const { launchPuppeteer } = await load('./puppeteerDriver.ts');
 const { launchWebKit } = await load('./webkitDriver.ts');
 
 const FIXTURES = fileURLToPath(new URL('../../collector/fixtures/stacks/', import.meta.url));
-mkdirSync(STACK_APP_DIST, { recursive: true });
-await buildStackApp(STACK_APP_DIST);
+mkdirSync(STACK_APP_BUNDLE, { recursive: true });
+await buildStackApp(STACK_APP_BUNDLE);
 
 const FILES = {
   '/stacks.js': join(FIXTURES, 'page/stacks.js'),
-  '/app.min.js': join(STACK_APP_DIST, 'app.min.js'),
-  '/app.min.js.map': join(STACK_APP_DIST, 'app.min.js.map'),
+  '/app.min.js': join(STACK_APP_BUNDLE, 'app.min.js'),
+  '/app.min.js.map': join(STACK_APP_BUNDLE, 'app.min.js.map'),
 };
 const PAGE = '<!doctype html><html lang="en"><title>stacks</title><h1>Stacks</h1><script src="/stacks.js"></script></html>';
 const server = createServer((req, res) => {
