@@ -153,6 +153,9 @@ export interface PerformanceSession {
   page_url?: string | undefined;
   navigation_type?: string | undefined;
   started_at?: number | undefined;
+  /** The site's release and environment the page runs (docs/issues.md), as the beacon was told; at most 200 characters each. */
+  release?: string | undefined;
+  environment?: string | undefined;
   metrics: Record<string, MetricValue>;
   extra?: Record<string, unknown> | undefined;
 }
@@ -174,6 +177,16 @@ export interface ReceiveContext {
   user_agent?: string | undefined;
   /** The client as a hash under the day's salt (visitorHash.ts; docs/visitors.md), never its address. */
   visitor?: string | undefined;
+  /** The client parsed once per request (clientOf.ts): stored per error report and session, what issues filter by (docs/issues.md). */
+  client?: ReceivedClient | undefined;
+}
+
+/** What the stores keep of a request's parsed client (clientOf.ts `Client`). */
+export interface ReceivedClient {
+  browser: string;
+  os: string | null;
+  device: 'mobile' | 'tablet' | 'desktop';
+  bot: boolean;
 }
 
 /** An API key as stored: only its hash is kept; no `site_key` means installation-wide. */

@@ -5,6 +5,7 @@ import { allowPreflight } from '../http/cors';
 import { defineRoute, type Route, type RouteContext } from '../http/route';
 import type { VisitorOf } from '../http/visitorOf';
 import type { ReceiveContext } from '../core/records';
+import { clientOf } from '../core/clientOf';
 import { AcceptedSchema } from '../schemas/answers/accepted';
 
 type Json = Record<string, unknown>;
@@ -16,10 +17,23 @@ export const accepted = (event: H3Event, count: number): Accepted => {
   return { status: 'accepted', accepted: count };
 };
 
-/** When, from which user agent and from which visitor (docs/visitors.md) a report arrived. */
+/**
+ * When, from which user agent and from which visitor (docs/visitors.md) a report arrived, and its
+ * client parsed once per request from the user agent and the `Sec-CH-UA-*` hints (core/clientOf.ts):
+ * the stores keep browser, OS, device and bot per report, which the issues filter by (docs/issues.md).
+ */
 export const receiveContext = async (event: H3Event, siteKey: string, visitorOf: VisitorOf): Promise<ReceiveContext> => {
   const received_at = Date.now();
-  return { received_at, user_agent: event.req.headers.get('user-agent')?.slice(0, 512), visitor: await visitorOf(event, siteKey, received_at) };
+  const { headers } = event.req;
+  const userAgent = headers.get('user-agent');
+  const { browser, os, device, bot } = clientOf(userAgent, {
+    'sec-ch-ua': headers.get('sec-ch-ua'),
+    'sec-ch-ua-mobile': headers.get('sec-ch-ua-mobile'),
+    'sec-ch-ua-platform': headers.get('sec-ch-ua-platform'),
+    'sec-ch-ua-platform-version': headers.get('sec-ch-ua-platform-version'),
+    'sec-ch-ua-full-version-list': headers.get('sec-ch-ua-full-version-list'),
+  });
+  return { received_at, user_agent: userAgent?.slice(0, 512), visitor: await visitorOf(event, siteKey, received_at), client: { browser, os, device, bot } };
 };
 
 /** What every browser-facing ingest endpoint can answer besides 202, 401 and 403 (auth adds those). */

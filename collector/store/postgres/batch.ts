@@ -5,14 +5,19 @@ import { columns, param } from './rows';
 import { CSP_COLUMNS } from '../cspReportColumns';
 import { CSP_TYPES } from './cspTypes';
 import { storeCspCopies, type CopiesCall, type CspRow } from './cspCopies';
+import { occurrenceOf, writeIssues, type IssueOccurrences } from './issueWrites';
 
 const DAY = 86_400_000;
 
 export const ERROR_COLUMNS = [
   'site_key', 'received_at', 'user_agent', 'visitor', 'error_type', 'error_message', 'error_name', 'stack', 'source_url',
   'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'extra', 'fingerprint', 'causes',
+  'release', 'environment', 'browser', 'os', 'device', 'bot',
 ] as const;
-const ERROR_TYPES = ['text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'float8', 'text', 'int8', 'text', 'text', 'text'];
+const ERROR_TYPES = [
+  'text', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'float8', 'text', 'int8', 'text', 'text', 'text',
+  'text', 'text', 'text', 'text', 'text', 'int2',
+];
 
 interface SessionRow {
   site_key: string;
@@ -21,6 +26,10 @@ interface SessionRow {
   updated_at: number;
   user_agent: string | undefined;
   visitor: string | undefined;
+  release: string | undefined;
+  environment: string | undefined;
+  device: string | undefined;
+  bot: number | undefined;
   page_url: string | undefined;
   navigation_type: string | undefined;
   started_at: number | undefined;
@@ -47,13 +56,17 @@ export class Batch {
   /** Calls whose CSP reports may be copies of one violation: matched when the batch is written (cspCopies.ts). */
   readonly cspCopies: CopiesCall[] = [];
   readonly sessions = new Map<string, SessionRow>();
+  /** Each stored error report as its issue's occurrence, in order (issueWrites.ts). */
+  readonly occurrences: IssueOccurrences = [];
 
   /** Adds error reports and folds them into `error_groups` as sqlite/reports.ts does. */
-  addErrors(siteKey: string, reports: NewErrorReport[], { received_at, user_agent, visitor }: ReceiveContext) {
+  addErrors(siteKey: string, reports: NewErrorReport[], { received_at, user_agent, visitor, client }: ReceiveContext) {
     const day = Math.floor(received_at / DAY);
+    const parsed = client && { browser: client.browser, os: client.os ?? undefined, device: client.device, bot: client.bot ? 1 : 0 };
     for (const report of reports) {
       // No causes and an empty list are stored alike, as NULL (sqlite/errorRows.ts).
-      this.errors.push({ ...report, causes: report.causes?.length ? report.causes : undefined, site_key: siteKey, received_at, user_agent, visitor });
+      this.errors.push({ ...report, causes: report.causes?.length ? report.causes : undefined, site_key: siteKey, received_at, user_agent, visitor, ...parsed });
+      this.occurrences.push([siteKey, occurrenceOf(report, received_at)]);
       const key = `${siteKey}\n${report.fingerprint}\n${day}`;
       const group = this.errorGroups.get(key);
       const sample = [report.error_type, report.error_name ?? null, report.error_message];
@@ -98,7 +111,7 @@ export class Batch {
   }
 
   /** Adds a session upsert: a later one of the same session in this batch merges into it. */
-  addSession(site: string, session: PerformanceSession, { received_at, user_agent, visitor }: ReceiveContext) {
+  addSession(site: string, session: PerformanceSession, { received_at, user_agent, visitor, client }: ReceiveContext) {
     // The key as stored (storedText), so that the ids the upsert returns are found by it. Metric
     // names become jsonb keys, which cannot hold NUL either (the schema allows letters only).
     const [siteKey, sessionId] = [storedText(site), storedText(session.session_id)];
@@ -109,6 +122,7 @@ export class Batch {
     if (!row) {
       this.sessions.set(key, {
         site_key: siteKey, session_id: sessionId, received_at, updated_at: received_at, user_agent, visitor,
+        release: session.release, environment: session.environment, device: client?.device, bot: client && (client.bot ? 1 : 0),
         page_url: session.page_url, navigation_type: session.navigation_type, started_at: session.started_at,
         extra: session.extra, metrics, metricTimes,
       });
@@ -120,6 +134,8 @@ export class Batch {
     row.navigation_type = session.navigation_type ?? row.navigation_type;
     row.started_at = session.started_at ?? row.started_at;
     row.extra = session.extra ?? row.extra;
+    row.release = session.release ?? row.release;
+    row.environment = session.environment ?? row.environment;
     for (const [name, metric] of metrics) row.metrics.set(name, metric);
     for (const [name, at] of metricTimes) row.metricTimes.set(name, at);
   }
@@ -128,6 +144,7 @@ export class Batch {
   async write(client: Client) {
     if (this.errors.length) await insertRows(client, 'error_reports', ERROR_COLUMNS, ERROR_TYPES, this.errors);
     if (this.errorGroups.size) await client.query({ name: 'upsert_error_groups', text: UPSERT_ERROR_GROUPS, values: columns(sorted(this.errorGroups), 10) });
+    if (this.occurrences.length) await writeIssues(client, this.occurrences);
     if (this.cspCopies.length) await storeCspCopies(client, this.cspCopies, (...row) => this.addCspRow(...row));
     if (this.csp.length) await insertRows(client, 'csp_reports', CSP_COLUMNS, CSP_TYPES, this.csp);
     if (this.cspGroups.size) await client.query({ name: 'upsert_csp_groups', text: UPSERT_CSP_GROUPS, values: columns(sorted(this.cspGroups), 5) });
@@ -143,9 +160,9 @@ export class Batch {
         sessions.map((row) => [
           row.site_key, row.session_id, row.received_at, row.updated_at, param(row.user_agent), param(row.page_url),
           param(row.navigation_type), param(row.started_at), param(Object.fromEntries(row.metrics)), param(row.extra),
-          param(row.visitor),
+          param(row.visitor), param(row.release), param(row.environment), param(row.device), param(row.bot),
         ]),
-        11,
+        15,
       ),
     });
     const ids = new Map(rows.map((row) => [`${row.site_key}\n${row.session_id}`, row.id]));
@@ -184,14 +201,17 @@ const UPSERT_CSP_GROUPS = `INSERT INTO csp_groups (site_key, directive, blocked_
 // Two processes upserting one session merge: the row is locked by the first, and the second's
 // `metrics || excluded.metrics` then applies to what the first committed (each metric its latest value).
 const UPSERT_SESSIONS = `INSERT INTO performance_sessions
-    (site_key, session_id, received_at, updated_at, user_agent, page_url, navigation_type, started_at, metrics, extra, visitor)
-  ${unnest(['text', 'text', 'int8', 'int8', 'text', 'text', 'text', 'float8', 'jsonb', 'text', 'text'])}
+    (site_key, session_id, received_at, updated_at, user_agent, page_url, navigation_type, started_at, metrics, extra, visitor,
+     release, environment, device, bot)
+  ${unnest(['text', 'text', 'int8', 'int8', 'text', 'text', 'text', 'float8', 'jsonb', 'text', 'text', 'text', 'text', 'text', 'int2'])}
   ON CONFLICT (site_key, session_id) DO UPDATE SET updated_at = excluded.updated_at,
     metrics = performance_sessions.metrics || excluded.metrics,
     page_url = coalesce(excluded.page_url, performance_sessions.page_url),
     navigation_type = coalesce(excluded.navigation_type, performance_sessions.navigation_type),
     started_at = coalesce(excluded.started_at, performance_sessions.started_at),
-    extra = coalesce(excluded.extra, performance_sessions.extra)
+    extra = coalesce(excluded.extra, performance_sessions.extra),
+    release = coalesce(excluded.release, performance_sessions.release),
+    environment = coalesce(excluded.environment, performance_sessions.environment)
   RETURNING id, site_key, session_id`;
 
 const UPSERT_METRICS = `INSERT INTO performance_metrics (session_row, site_key, name, value, updated_at)

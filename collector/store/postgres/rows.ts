@@ -50,6 +50,13 @@ export const columns = (rows: unknown[][], width: number) => Array.from({ length
 export const run = <R extends QueryResultRow = Row>(db: Pool | Client, text: string, values: unknown[] = [], name?: string) =>
   db.query<R>({ text, values: values.map(param), ...(name ? { name } : {}) });
 
+/**
+ * A report's or session's client as parsed at ingest (browser, OS, device, bot: docs/issues.md) is
+ * the store's index for the issues' filters, not part of the record lists and exports show: those
+ * keep the user agent it was parsed from.
+ */
+const withoutParsedClient = ({ browser: _browser, os: _os, device: _device, bot: _bot, ...row }: Row): Row => row;
+
 /** The default and largest page of a list. */
 const DEFAULT_LIMIT = 100;
 
@@ -63,7 +70,7 @@ export const pagedList = <T>(pool: Pool, table: string, timeColumn: string) => {
     const { rows } = await run(pool, text, [siteKey, since, after, limit]);
     const last = rows[rows.length - 1];
     return {
-      data: rows.map((row) => toRecord<T>(row)),
+      data: rows.map((row) => toRecord<T>(withoutParsedClient(row))),
       next_cursor: rows.length == limit && last ? encodeCursor(last.id as number) : null,
     };
   };

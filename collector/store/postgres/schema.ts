@@ -1,5 +1,6 @@
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
+import { ISSUES_MIGRATION } from './issueSchema';
 
 /**
  * Schema versions of the PostgreSQL store, oldest first. Version 1 is the SQLite store's schema at
@@ -203,4 +204,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
    ALTER TABLE performance_sessions ADD COLUMN visitor TEXT;
    DROP INDEX error_reports_by_fingerprint_time;
    CREATE INDEX error_reports_by_fingerprint_time ON error_reports (site_key, fingerprint, received_at, session_id, visitor);`,
+  // 8: issues (docs/issues.md), as the SQLite store's version 13.
+  ISSUES_MIGRATION,
 ];

@@ -3,6 +3,7 @@ import { blockedHostOf } from '../../core/blockedHost';
 import { fingerprintOf } from '../../core/fingerprint';
 import { DEFAULT_SITE_KEY, type ErrorReport } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
+import { ISSUES_MIGRATION } from './issueSchema';
 
 /**
  * Schema versions, oldest first. A database records how many it has applied in
@@ -255,6 +256,14 @@ const migrations: Array<string | ((db: Database) => void)> = [
    ALTER TABLE performance_sessions ADD COLUMN visitor TEXT;
    DROP INDEX error_reports_by_fingerprint_time;
    CREATE INDEX error_reports_by_fingerprint_time ON error_reports (site_key, fingerprint, received_at, session_id, visitor);`,
+  // 13: issues (docs/issues.md). Each error report's release and environment, and its client parsed
+  // at ingest (core/clientOf.ts); sessions' too, for the page views an issue's share is of. Rows
+  // stored before keep these null: parsing every stored user agent would make the upgrade as long as
+  // the database is large, and a null `bot` counts as a person. `issues` holds each group's lifecycle
+  // with its all-time first and last seen, kept in the transaction that stores its reports; it is
+  // filled here from the per-day aggregates, each issue unresolved. `site_releases` orders a site's
+  // releases by first arrival (the rowid), what a regression compares.
+  ISSUES_MIGRATION,
 ];
 
 /** The schema version this collector writes: how many migrations it knows. */

@@ -7,6 +7,7 @@ import { CSP_ROW, type CspRow } from './cspRows';
 import { ERROR_ROW, ERROR_ROW_COLUMNS, type ErrorRow } from './errorRows';
 import { insertSql, positionalInsertSql, toRow } from './rows';
 import { underSite } from './underSite';
+import { createIssueWriter } from './issueWrites';
 import { storedJson, storedText } from '../storedText';
 import { UnknownSiteError } from '../unknownSiteError';
 
@@ -47,11 +48,11 @@ export interface ReportQueue {
   close(): Promise<void>;
 }
 
-const ERROR_COLUMNS = ['site_key', 'received_at', 'user_agent', 'visitor', ...ERROR_ROW_COLUMNS] as const;
+const ERROR_COLUMNS = ['site_key', 'received_at', 'user_agent', 'visitor', 'browser', 'os', 'device', 'bot', ...ERROR_ROW_COLUMNS] as const;
 
 const SESSION_COLUMNS = [
   'site_key', 'session_id', 'received_at', 'updated_at', 'user_agent', 'page_url', 'navigation_type',
-  'started_at', 'metrics', 'extra', 'visitor',
+  'started_at', 'metrics', 'extra', 'visitor', 'release', 'environment', 'device', 'bot',
 ] as const;
 
 interface ErrorGroupDelta {
@@ -76,6 +77,8 @@ interface ErrorGroupDelta {
  * writer.commitGroup([{ kind: 'errors', siteKey, reports, context }]); // [{ ok: true, value: 1 }]
  */
 export const createReportWriter = (db: Database) => {
+  // Each issue's lifecycle, kept in the transaction of its reports (issueWrites.ts).
+  const issues = createIssueWriter(db);
   const insertError = db.prepare(positionalInsertSql('error_reports', ERROR_COLUMNS));
   const upsertErrorGroup = db.prepare(
     `INSERT INTO error_groups VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -105,20 +108,28 @@ export const createReportWriter = (db: Database) => {
   const updateSession = db.prepare(
     `UPDATE performance_sessions SET updated_at = @updated_at, metrics = @metrics,
        page_url = coalesce(@page_url, page_url), navigation_type = coalesce(@navigation_type, navigation_type),
-       started_at = coalesce(@started_at, started_at), extra = coalesce(@extra, extra)
+       started_at = coalesce(@started_at, started_at), extra = coalesce(@extra, extra),
+       release = coalesce(@release, release), environment = coalesce(@environment, environment)
      WHERE site_key = @site_key AND session_id = @session_id`,
   );
 
   /** The aggregates of one transaction, keyed by site, group and day. */
-  const newAggregates = () => ({ errors: new Map<string, ErrorGroupDelta>(), csp: new Map<string, [string, string, string, number, number]>() });
+  const newAggregates = () => ({
+    errors: new Map<string, ErrorGroupDelta>(),
+    csp: new Map<string, [string, string, string, number, number]>(),
+    issues: issues.newGroup(),
+  });
   type Aggregates = ReturnType<typeof newAggregates>;
 
   const storeErrors = (siteKey: string, rows: ErrorRow[], context: ReceiveContext, aggregates: Aggregates) => {
     const day = Math.floor(context.received_at / DAY);
     const userAgent = context.user_agent === undefined ? null : storedText(context.user_agent);
     const visitor = context.visitor ?? null;
+    const { client } = context;
+    const clientColumns = client ? [storedText(client.browser), client.os === null ? null : storedText(client.os), client.device, client.bot ? 1 : 0] : [null, null, null, null];
     for (const row of rows) {
-      insertError.run(siteKey, context.received_at, userAgent, visitor, ...row);
+      insertError.run(siteKey, context.received_at, userAgent, visitor, ...clientColumns, ...row);
+      issues.occur(siteKey, row, context.received_at, aggregates.issues);
       const fingerprint = row[ERROR_ROW.fingerprint] as string;
       const count = (row[ERROR_ROW.count] as number | null) ?? 1;
       const key = `${siteKey}\n${fingerprint}\n${day}`;
@@ -186,6 +197,9 @@ export const createReportWriter = (db: Database) => {
       updated_at: context.received_at,
       user_agent: context.user_agent,
       visitor: context.visitor,
+      // The client of the session's first submission, as its visitor.
+      device: context.client?.device,
+      bot: context.client === undefined ? undefined : context.client.bot ? 1 : 0,
     });
     const result = (existing ? updateSession : insertSession).run(row);
     const sessionRow = existing ? existing.id : Number(result.lastInsertRowid);
@@ -195,7 +209,8 @@ export const createReportWriter = (db: Database) => {
     return 1;
   };
 
-  const flushAggregates = ({ errors, csp }: Aggregates) => {
+  const flushAggregates = ({ errors, csp, issues: issueGroup }: Aggregates) => {
+    issues.flush(issueGroup);
     for (const { siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample } of errors.values()) {
       upsertErrorGroup.run(siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample[ERROR_ROW.type], sample[ERROR_ROW.name], sample[ERROR_ROW.message]);
     }

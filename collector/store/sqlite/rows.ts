@@ -55,6 +55,13 @@ export const insertSql = (table: string, columns: readonly string[]) =>
 export const positionalInsertSql = (table: string, columns: readonly string[]) =>
   `INSERT INTO ${table} (${quoted(columns)}) VALUES (${columns.map(() => '?').join(', ')})`;
 
+/**
+ * A report's or session's client as parsed at ingest (browser, OS, device, bot: docs/issues.md) is
+ * the store's index for the issues' filters, not part of the record lists and exports show: those
+ * keep the user agent it was parsed from.
+ */
+const withoutParsedClient = ({ browser: _browser, os: _os, device: _device, bot: _bot, ...row }: Row): Row => row;
+
 /** The default and largest page of a list. */
 const DEFAULT_LIMIT = 100;
 
@@ -67,7 +74,7 @@ export const pagedList = <T>(db: Database, table: string, timeColumn: string) =>
     const rows = statement.all(siteKey, since, cursor === undefined ? 0 : (decodeCursor(cursor) ?? 0), limit);
     const last = rows[rows.length - 1];
     return {
-      data: rows.map((row) => toRecord<T>(row)),
+      data: rows.map((row) => toRecord<T>(withoutParsedClient(row))),
       next_cursor: rows.length == limit && last ? encodeCursor(last.id as number) : null,
     };
   };

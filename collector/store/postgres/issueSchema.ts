@@ -1,0 +1,52 @@
+/**
+ * Schema version 8, as the SQLite store's version 13 (sqlite/migrations.ts says what it adds and
+ * why): each report's release, environment and parsed client, sessions' too, null for the rows
+ * stored before; `issues` filled from the per-day aggregates (the texts of each group's latest
+ * day); `site_releases` ordering a site's releases by first arrival (`id`). An issue row's
+ * lifecycle columns are nullable so that ingest can lock a new issue's row before it computes it
+ * (issueWrites.ts); a committed row always has them.
+ */
+export const ISSUES_MIGRATION = `
+  ALTER TABLE error_reports ADD COLUMN release TEXT;
+  ALTER TABLE error_reports ADD COLUMN environment TEXT;
+  ALTER TABLE error_reports ADD COLUMN browser TEXT;
+  ALTER TABLE error_reports ADD COLUMN os TEXT;
+  ALTER TABLE error_reports ADD COLUMN device TEXT;
+  ALTER TABLE error_reports ADD COLUMN bot SMALLINT;
+  ALTER TABLE performance_sessions ADD COLUMN release TEXT;
+  ALTER TABLE performance_sessions ADD COLUMN environment TEXT;
+  ALTER TABLE performance_sessions ADD COLUMN device TEXT;
+  ALTER TABLE performance_sessions ADD COLUMN bot SMALLINT;
+  CREATE TABLE issues (
+    site_key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    error_type TEXT,
+    error_name TEXT,
+    error_message TEXT,
+    first_seen BIGINT,
+    last_seen BIGINT,
+    first_release TEXT,
+    last_release TEXT,
+    status TEXT,
+    regressed SMALLINT,
+    resolved_in TEXT,
+    ignore_until_count BIGINT,
+    ignored_occurrences BIGINT,
+    ignore_until BIGINT,
+    PRIMARY KEY (site_key, fingerprint)
+  );
+  INSERT INTO issues
+    SELECT DISTINCT ON (site_key, fingerprint) site_key, fingerprint, error_type, error_name, error_message,
+      MIN(first_seen) OVER (PARTITION BY site_key, fingerprint), MAX(last_seen) OVER (PARTITION BY site_key, fingerprint),
+      NULL, NULL, 'unresolved', 0, NULL, NULL, 0, NULL
+    FROM error_groups ORDER BY site_key, fingerprint, day DESC;
+  CREATE TABLE site_releases (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    site_key TEXT NOT NULL,
+    release TEXT NOT NULL,
+    first_seen BIGINT NOT NULL,
+    UNIQUE (site_key, release)
+  );
+  CREATE INDEX error_reports_by_release ON error_reports (site_key, release, received_at) WHERE release IS NOT NULL;
+  CREATE INDEX error_reports_by_browser ON error_reports (site_key, browser, received_at) WHERE browser IS NOT NULL;
+`;

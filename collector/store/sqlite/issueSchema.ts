@@ -1,0 +1,51 @@
+/**
+ * Schema version 13 (migrations.ts says what it adds and why). `issues` starts from the per-day
+ * aggregates: all-time first and last seen of every group, its texts those of its latest day's row
+ * (SQLite takes a bare column from the row MAX() picked). Existing reports and sessions keep their
+ * new columns null; releases are unknown before this version, so no issue has one yet.
+ */
+export const ISSUES_MIGRATION = `
+  ALTER TABLE error_reports ADD COLUMN release TEXT;
+  ALTER TABLE error_reports ADD COLUMN environment TEXT;
+  ALTER TABLE error_reports ADD COLUMN browser TEXT;
+  ALTER TABLE error_reports ADD COLUMN os TEXT;
+  ALTER TABLE error_reports ADD COLUMN device TEXT;
+  ALTER TABLE error_reports ADD COLUMN bot INTEGER;
+  ALTER TABLE performance_sessions ADD COLUMN release TEXT;
+  ALTER TABLE performance_sessions ADD COLUMN environment TEXT;
+  ALTER TABLE performance_sessions ADD COLUMN device TEXT;
+  ALTER TABLE performance_sessions ADD COLUMN bot INTEGER;
+  CREATE TABLE issues (
+    site_key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    error_type TEXT NOT NULL,
+    error_name TEXT,
+    error_message TEXT NOT NULL,
+    first_seen INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL,
+    first_release TEXT,
+    last_release TEXT,
+    status TEXT NOT NULL,
+    regressed INTEGER NOT NULL,
+    resolved_in TEXT,
+    ignore_until_count INTEGER,
+    ignored_occurrences INTEGER NOT NULL,
+    ignore_until INTEGER,
+    PRIMARY KEY (site_key, fingerprint)
+  ) WITHOUT ROWID;
+  INSERT INTO issues
+    SELECT site_key, fingerprint, error_type, error_name, error_message, first, last, NULL, NULL, 'unresolved', 0, NULL, NULL, 0, NULL
+    FROM (
+      SELECT site_key, fingerprint, MAX(day), error_type, error_name, error_message, MIN(first_seen) AS first, MAX(last_seen) AS last
+      FROM error_groups GROUP BY site_key, fingerprint
+    );
+  CREATE TABLE site_releases (
+    id INTEGER PRIMARY KEY,
+    site_key TEXT NOT NULL,
+    release TEXT NOT NULL,
+    first_seen INTEGER NOT NULL,
+    UNIQUE (site_key, release)
+  );
+  CREATE INDEX error_reports_by_release ON error_reports (site_key, release, received_at) WHERE release IS NOT NULL;
+  CREATE INDEX error_reports_by_browser ON error_reports (site_key, browser, received_at) WHERE browser IS NOT NULL;
+`;
