@@ -32,7 +32,17 @@ export type WireErrorReport = {
    * `aggregate: true`); at most MAX_ERROR_CAUSES.
    */
   causes?: WireErrorCause[];
+  /** The site's release the page runs (`init({ release })`, `data-release`); at most MAX_RELEASE_LENGTH characters. */
+  release?: string;
+  /** The site's environment the page runs in (`init({ environment })`, `data-environment`); at most MAX_RELEASE_LENGTH characters. */
+  environment?: string;
 };
+
+/**
+ * Longest `release` and `environment` the collector accepts (docs/issues.md); a longer one is
+ * answered 400: a release cut short would be another release.
+ */
+export const MAX_RELEASE_LENGTH = 200;
 
 /** Most causes one error report carries. */
 export const MAX_ERROR_CAUSES = 5;
@@ -70,4 +80,7 @@ export type WirePerformanceSession = {
   navigation_type?: string;
   started_at: number;
   metrics: Record<string, WireMetric>;
+  /** As an error report's (WireErrorReport). */
+  release?: string;
+  environment?: string;
 };

@@ -72,10 +72,10 @@ describe('error reports', () => {
   });
 
   test('unknown fields are kept in extra; prototype keys are harmless', async () => {
-    const body = `{"error_type":"js","error_message":"m","release":"1.2.3","__proto__":{"polluted":true}}`;
+    const body = `{"error_type":"js","error_message":"m","build":"1.2.3","__proto__":{"polluted":true}}`;
     expect((await collector.post(`/api/error-reports/${siteKey}`, body)).status).toBe(202);
     const [record] = await stored();
-    expect(record!.extra).toEqual({ release: '1.2.3' });
+    expect(record!.extra).toEqual({ build: '1.2.3' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

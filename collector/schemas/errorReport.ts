@@ -3,7 +3,7 @@ import { MAX_ERROR_CAUSES, MAX_ERROR_REPORTS_PER_REQUEST, type WireErrorReport }
 import type { ErrorReport } from '../core/records';
 import { describeIssues } from './describeIssues';
 import { fastErrorReports } from './errorReportFastPath';
-import { bounded, optionalBounded, optionalFinite, optionalInteger, splitExtra, withReservedFields } from './fields';
+import { bounded, optionalBounded, optionalFinite, optionalInteger, optionalReleaseName, splitExtra, withReservedFields } from './fields';
 
 /**
  * One cause (docs/wire-format.md, "Error reports": the `cause` chain or an AggregateError's inner errors), bounded
@@ -38,6 +38,8 @@ const knownFields = {
   session_id: optionalBounded(128),
   count: optionalInteger(1, 1_000_000),
   causes: v.optional(CausesSchema),
+  release: optionalReleaseName('release'),
+  environment: optionalReleaseName('environment'),
 };
 
 /**

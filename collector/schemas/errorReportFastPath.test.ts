@@ -8,12 +8,12 @@ import { ErrorReportsSchema, ErrorReportsValibotSchema } from './errorReport';
 import { fastErrorReports } from './errorReportFastPath';
 import { expectAsValibot, expectSame } from '../testing/expectAsValibot';
 
-const KNOWN = ['error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'causes'];
+const KNOWN = ['error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'causes', 'release', 'environment'];
 
 /** Values around every bound the schema has: lengths, integer ranges, types. */
 const fieldValue = fc.oneof(
   fc.string({ maxLength: 80 }),
-  fc.constantFrom('', 'javascript_error', 'x'.repeat(64), 'x'.repeat(65), 'y'.repeat(129), 'z'.repeat(201), 'm'.repeat(2001), 's'.repeat(2049)),
+  fc.constantFrom('', 'javascript_error', 'x'.repeat(64), 'x'.repeat(65), 'y'.repeat(129), 'r'.repeat(200), 'z'.repeat(201), 'm'.repeat(2001), 's'.repeat(2049)),
   fc.integer(),
   fc.constantFrom(0, -1, 1, 2 ** 31, 2 ** 31 + 1, 1_000_000, 1_000_001, 1.5, -0, 1e300),
   fc.double(),
@@ -61,11 +61,21 @@ const reportText = fc
   .map(([required, entries]) =>
     `{${[...Object.entries(required), ...entries].map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',')}}`,
   );
+/** A release and an environment as the beacon sends them, or none. */
+const releaseFields = fc.record(
+  { release: fc.oneof(fc.string({ maxLength: 20 }), fc.constant('r'.repeat(200))), environment: fc.constantFrom('production', 'staging', '') },
+  { requiredKeys: [] },
+);
 /** Mostly valid reports, so that the fast path is taken often: the beacon's fields with arbitrary extras. */
 const likelyValid = fc
-  .tuple(fc.nat(100), fc.option(causes), fc.array(fc.tuple(key, fieldValue), { maxLength: 3 }))
-  .map(([i, causes, entries]) =>
-    JSON.stringify({ ...errorReport(i), ...(causes === null ? {} : { causes }), ...Object.fromEntries(entries.filter(([name]) => !['__proto__'].includes(name))) }),
+  .tuple(fc.nat(100), fc.option(causes), releaseFields, fc.array(fc.tuple(key, fieldValue), { maxLength: 3 }))
+  .map(([i, causes, release, entries]) =>
+    JSON.stringify({
+      ...errorReport(i),
+      ...(causes === null ? {} : { causes }),
+      ...release,
+      ...Object.fromEntries(entries.filter(([name]) => !['__proto__'].includes(name))),
+    }),
   );
 const body = fc.oneof(
   reportText,

@@ -1,10 +1,10 @@
-import { MAX_ERROR_CAUSES, MAX_ERROR_REPORTS_PER_REQUEST } from '../../beacon/lib/wire';
+import { MAX_ERROR_CAUSES, MAX_ERROR_REPORTS_PER_REQUEST, MAX_RELEASE_LENGTH } from '../../beacon/lib/wire';
 import type { ErrorCause, ErrorReport } from '../core/records';
 import { everyOrNone, MAX_EXTRA_JSON } from './fields';
 
 /** The known fields (errorReport.ts `knownFields`): any other is extra. */
 const KNOWN = new Set([
-  'error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'causes',
+  'error_type', 'error_message', 'error_name', 'stack', 'source_url', 'line', 'column', 'page_url', 'timestamp', 'session_id', 'count', 'causes', 'release', 'environment',
 ]);
 
 const isInteger = (value: unknown, min: number, max: number) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
@@ -15,6 +15,15 @@ const copyBounded = (raw: Record<string, unknown>, record: Record<string, unknow
   const value = raw[key];
   if (typeof value != 'string') return false;
   record[key] = value.length > max ? value.slice(0, max) : value;
+  return true;
+};
+
+/** Copies a release or environment when present (errorReport.ts: never cut): false when it is present and not a string of at most MAX_RELEASE_LENGTH. */
+const copyReleaseName = (raw: Record<string, unknown>, record: Record<string, unknown>, key: string) => {
+  if (!(key in raw)) return true;
+  const value = raw[key];
+  if (typeof value != 'string' || value.length > MAX_RELEASE_LENGTH) return false;
+  record[key] = value;
   return true;
 };
 
@@ -85,6 +94,7 @@ const fastReport = (input: unknown): ErrorReport | undefined => {
     record.timestamp = raw.timestamp;
   }
   if (!copyBounded(raw, record, 'session_id', 128) || !copyInteger(raw, record, 'count', 1, 1_000_000) || !copyCauses(raw, record)) return undefined;
+  if (!copyReleaseName(raw, record, 'release') || !copyReleaseName(raw, record, 'environment')) return undefined;
   let extra: Record<string, unknown> | undefined;
   for (const key in raw) {
     if (KNOWN.has(key)) continue;

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_RELEASE_LENGTH } from '../../beacon/lib/wire';
 
 /** A string cut to `max` characters: over-long values are bounded, not refused, so no report is lost to length. */
 export const bounded = (max: number) => v.pipe(v.string(), v.transform((text) => text.slice(0, max)));
@@ -17,6 +18,18 @@ export const optionalSingleLine = (max: number) => v.optional(singleLine(max));
 export const optionalInteger = (min: number, max: number) =>
   v.optional(v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max)));
 export const optionalFinite = () => v.optional(v.pipe(v.number(), v.finite()));
+
+/**
+ * `release` or `environment` (docs/issues.md): a string of at most MAX_RELEASE_LENGTH characters,
+ * refused with 400 otherwise, not cut like other text: a release cut short would be another release.
+ */
+export const optionalReleaseName = (name: string) =>
+  v.optional(
+    v.pipe(
+      v.string(`${name} must be a string`),
+      v.maxLength(MAX_RELEASE_LENGTH, `${name} is at most ${MAX_RELEASE_LENGTH} characters`),
+    ),
+  );
 
 /** A whole number as browsers send it: a JSON number, or its decimal digits as a string (`"status-code": "200"`). */
 const wholeNumber = v.union(
@@ -78,7 +91,7 @@ const dictionary = (entries: Iterable<readonly [string, unknown]>) => {
  * none or their JSON is over MAX_EXTRA_JSON characters.
  *
  * @example
- * boundedExtra([['release', '1.2.0']]); // { release: '1.2.0' }
+ * boundedExtra([['build', '1.2.0']]); // { build: '1.2.0' }
  */
 export const boundedExtra = (entries: ReadonlyArray<readonly [string, unknown]>) => {
   const json = JSON.stringify(dictionary(entries));

@@ -3,7 +3,7 @@ import type { WirePerformanceSession } from '../../beacon/lib/wire';
 import type { PerformanceSession } from '../core/records';
 import { reportUrl } from '../core/reportUrl';
 import { describeIssues } from './describeIssues';
-import { optionalBounded, optionalFinite, reservedKeyOf, splitExtra, withReservedFields } from './fields';
+import { optionalBounded, optionalFinite, optionalReleaseName, reservedKeyOf, splitExtra, withReservedFields } from './fields';
 
 /** A field web-vitals may leave out, or that a sender writes as `null`: both mean absent (docs/wire-format.md, "Performance sessions"). */
 const absentOr = <T extends v.GenericSchema>(schema: T) => v.nullish(schema);
@@ -63,6 +63,8 @@ const sessionFields = {
     v.record(v.pipe(v.string(), v.regex(/^[A-Za-z]{2,16}$/, 'metric names are letters, like LCP or INP')), MetricSchema),
     v.check((metrics) => Object.keys(metrics).length <= 16, 'at most 16 metrics'),
   ),
+  release: optionalReleaseName('release'),
+  environment: optionalReleaseName('environment'),
 };
 
 /** The session object's shape; documented in OpenAPI as it is. */
