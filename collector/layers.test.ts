@@ -14,6 +14,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   store: ['core'],
   agents: ['core'],
   check: ['core'],
+  // Alert delivery (docs/alerts.md): the channels' I/O over core/alerts/'s rules; rules and outbox build on it.
+  alerts: ['core'],
   http: ['core', 'schemas', 'store'],
   openapi: ['core', 'schemas', 'http'],
   // The read views between a route and the store (one function per view).
