@@ -42,7 +42,7 @@ interface Traced {
   name: string | null;
 }
 
-/** `../../src/cart.ts` as `src/cart.ts`: the `../` of a map's sources say where the build ran, nothing to follow. */
+/** `../../src/cart.js` as `src/cart.js`: the `../` of a map's sources say where the build ran, nothing to follow. */
 const displayPath = (source: string) => inertLine(source.replace(/^(?:\.{1,2}\/)+/, ''), MAX_SOURCE_PATH);
 
 /** The frame's original position, or why there is none; trace-mapping's checks on a needle never escape. */
