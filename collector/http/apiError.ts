@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'unknown_project'
   | 'unknown_agent'
   | 'unknown_error_group'
+  | 'unknown_issue'
   | 'not_found'
   | 'method_not_allowed'
   | 'origin_not_in_site'

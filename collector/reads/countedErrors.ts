@@ -1,5 +1,6 @@
 import { UNCOUNTED_ERROR_TYPES } from '../core/countedErrors';
 import type { GroupOptions, Store } from '../store/contract';
+import type { IssueListOptions, IssueStore } from '../store/contract/issues';
 
 /** At most this many groups of uncounted reports (`sitebeacon check`'s) are read to take them out of a series. */
 const MAX_UNCOUNTED_GROUPS = 100;
@@ -47,3 +48,23 @@ export const countedDaily = async (store: Store, siteKey: string, { since }: { s
   }
   return [...byDay.values()].filter((day) => day.reports > 0);
 };
+
+/**
+ * A site's issues as the issues API lists them: without the uncounted error types' groups
+ * (`sitebeacon check`'s connectivity checks, docs/issues.md "Connectivity checks are left out"),
+ * which the store leaves out itself.
+ *
+ * @example
+ * const { rows } = await countedIssues(store, 'k', { status: 'unresolved', sort: 'last_seen', limit: 25 });
+ */
+export const countedIssues = (store: { issues: IssueStore }, siteKey: string, options: IssueListOptions) =>
+  store.issues.list(siteKey, { ...options, excludeTypes: UNCOUNTED_ERROR_TYPES });
+
+/**
+ * Whether an issue is one of the site's errors: not an uncounted type's group (those are no issue
+ * to read or change by fingerprint either).
+ *
+ * @example
+ * isCountedIssue({ error_type: 'connectivity_check' }) // false
+ */
+export const isCountedIssue = (issue: { error_type: string }) => !UNCOUNTED_ERROR_TYPES.includes(issue.error_type);

@@ -6,6 +6,7 @@ import type * as v from 'valibot';
 import type { ApiErrorBodySchema } from '../http/apiErrorBody';
 import type { SuccessOf } from '../http/route';
 import type { CspProjectSchema, SuggestionSchema } from '../schemas/answers/cspProjectAnswers';
+import type { IssueEventSchema, IssueListItemSchema, IssueSchema, IssueTagsSchema } from '../schemas/answers/issueAnswers';
 import type {
   CspGroupSchema,
   DailyPointSchema,
@@ -23,6 +24,7 @@ import type { OpenApiDocumentSchema, SessionUserSchema } from '../schemas/answer
 import type { ErrorCauseSchema } from '../schemas/errorReport';
 import type { cspProjectRoutes } from './cspProjects';
 import type { insightRoutes } from './insights';
+import type { issueRoutes } from './issues';
 import type { openApiRoutes } from './openapi';
 import type { readApiRoutes } from './readApi';
 import type { sessionRoutes } from './session';
@@ -30,7 +32,7 @@ import type { siteSetupRoutes } from './siteSetup';
 
 /** The route families clients read. */
 type ClientRoutes = ReturnType<
-  typeof insightRoutes | typeof readApiRoutes | typeof siteSetupRoutes | typeof sessionRoutes | typeof cspProjectRoutes | typeof openApiRoutes
+  typeof insightRoutes | typeof issueRoutes | typeof readApiRoutes | typeof siteSetupRoutes | typeof sessionRoutes | typeof cspProjectRoutes | typeof openApiRoutes
 >[number];
 
 /** What `defineRoute` recorded of each route (its phantom `~types`). */
@@ -69,3 +71,7 @@ export type OpenApiDocument = v.InferOutput<typeof OpenApiDocumentSchema>;
 export type StoredErrorReport = v.InferOutput<typeof StoredErrorReportSchema>;
 export type StoredCspReport = v.InferOutput<typeof StoredCspReportSchema>;
 export type StoredPerformanceSession = v.InferOutput<typeof StoredPerformanceSessionSchema>;
+export type IssueListItem = v.InferOutput<typeof IssueListItemSchema>;
+export type Issue = v.InferOutput<typeof IssueSchema>;
+export type IssueEvent = v.InferOutput<typeof IssueEventSchema>;
+export type IssueTags = v.InferOutput<typeof IssueTagsSchema>;

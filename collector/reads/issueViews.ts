@@ -1,0 +1,128 @@
+import type * as v from 'valibot';
+import { statusAt } from '../core/issueLifecycle';
+import { issueTitle } from '../core/issueTitle';
+import { pageViewsShare } from '../core/pageViewsShare';
+import { trendBuckets } from '../core/trendBuckets';
+import type { IssueListItemSchema } from '../schemas/answers/issueAnswers';
+import type { Store } from '../store/contract';
+import type { IssueReportFilter, IssueState, IssueStore } from '../store/contract/issues';
+import { rangeOf } from './range';
+
+/** What the issues views read: the issues, the reports (a resource's URL) and the performance sessions (page views). */
+export type IssueReads = Pick<Store, 'errors' | 'performance'> & { issues: IssueStore };
+
+/** The range and report filters of an issues query (schemas/issueQuery.ts), as parsed. */
+export interface IssueFilterQuery {
+  since?: number | undefined;
+  until?: number | undefined;
+  page?: string | undefined;
+  browser?: string | undefined;
+  os?: string | undefined;
+  device?: 'mobile' | 'tablet' | 'desktop' | undefined;
+  release?: string | undefined;
+  environment?: string | undefined;
+  bots?: 'exclude' | 'include' | undefined;
+}
+
+/** An issues view's range and the filter of the reports it counts. */
+export interface IssueRange {
+  since: number;
+  until: number;
+  filter: IssueReportFilter & { since: number; until: number };
+}
+
+/** The issues views' range when none is asked: two weeks (docs/issues.md, "The API"). */
+export const DEFAULT_ISSUE_DAYS = 14;
+
+/**
+ * The range (reads/range.ts: at most a series' length back from its end) and the report filter of
+ * an issues query: `until` defaults to `now`; bots are left out unless `bots=include`.
+ *
+ * @example
+ * issueRangeOf({ bots: 'include' }, Date.now()).filter.includeBots // true
+ */
+export const issueRangeOf = (query: IssueFilterQuery, now: number): IssueRange => {
+  const until = query.until ?? now;
+  const { since } = rangeOf(query.since, until, DEFAULT_ISSUE_DAYS);
+  const { page, browser, os, device, release, environment } = query;
+  return { since, until, filter: { since, until, page, browser, os, device, release, environment, includeBots: query.bots == 'include' } };
+};
+
+/**
+ * The site's page views in the range: performance sessions begun per UTC day (the first day from
+ * `since`), the days up to `until`'s. The denominator of `page_views_share`.
+ *
+ * @example
+ * const views = await pageViewsIn(store, 'k', range);
+ */
+export const pageViewsIn = async (store: IssueReads, siteKey: string, { since, until }: { since: number; until: number }) => {
+  const days = await store.performance.daily(siteKey, { since });
+  return days.filter(({ day }) => day <= until).reduce((total, { sessions }) => total + sessions, 0);
+};
+
+/**
+ * The URL a resource error's title names: the issue's latest report's (a resource issue's reports
+ * share their URL, less its query: core/fingerprint.ts). Other issues need none.
+ *
+ * @example
+ * const url = await resourceUrlOf(store, 'k', issue);
+ */
+export const resourceUrlOf = async (store: IssueReads, siteKey: string, issue: IssueState) =>
+  issue.error_type == 'resource_error' ? (await store.errors.latest(siteKey, issue.fingerprint))?.source_url : undefined;
+
+/**
+ * Occurrences per bucket of an issue's trend (core/trendBuckets.ts) for `fingerprints`, each filled
+ * to the buckets' length. The first bucket counts its whole hour or day.
+ *
+ * @example
+ * const { trend, of } = await trendsOf(store, 'k', ['9f2c…'], range);
+ */
+export const trendsOf = async (store: IssueReads, siteKey: string, fingerprints: readonly string[], { filter, since, until }: IssueRange) => {
+  const trend = trendBuckets(since, until);
+  const counts = fingerprints.length
+    ? await store.issues.trends(siteKey, fingerprints, { ...filter, since: trend.start, until, bucketMs: trend.bucketMs })
+    : new Map<string, number[]>();
+  const of = (fingerprint: string): v.InferInput<typeof IssueListItemSchema>['trend'] => ({
+    interval: trend.interval,
+    buckets: trend.buckets.map((bucket, index) => ({
+      start: new Date(bucket.start).toISOString(),
+      count: counts.get(fingerprint)?.[index] ?? 0,
+      incomplete: bucket.incomplete,
+    })),
+  });
+  return { trend, of };
+};
+
+/** The range's counts of one issue, as a list row has them. */
+export interface IssueCounts {
+  occurrences: number;
+  visitors: number;
+  page_views: number;
+}
+
+/**
+ * An issue as the list shows it: its title, its status at `now` (core/issueLifecycle.ts
+ * `statusAt`: an ignore whose time has passed reads unresolved), all-time seen times and the
+ * range's counts.
+ *
+ * @example
+ * const item = issueItemOf(row, { counts: row, pageViews: 1200, trend, sourceUrl: undefined, now });
+ */
+export const issueItemOf = (
+  issue: IssueState,
+  { counts, pageViews, trend, sourceUrl, now }: { counts: IssueCounts; pageViews: number; trend: v.InferInput<typeof IssueListItemSchema>['trend']; sourceUrl: string | undefined; now: number },
+): v.InferInput<typeof IssueListItemSchema> => ({
+  fingerprint: issue.fingerprint,
+  ...issueTitle({ ...issue, source_url: sourceUrl }),
+  type: issue.error_type,
+  status: statusAt(issue, now),
+  regressed: issue.regressed,
+  first_seen: new Date(issue.first_seen).toISOString(),
+  last_seen: new Date(issue.last_seen).toISOString(),
+  first_release: issue.first_release,
+  last_release: issue.last_release,
+  occurrences: counts.occurrences,
+  visitors: counts.visitors,
+  page_views_share: pageViewsShare(counts.page_views, pageViews),
+  trend,
+});
