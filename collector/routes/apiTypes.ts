@@ -22,6 +22,7 @@ import type { SiteSetupSchema } from '../schemas/answers/siteSetupAnswer';
 import type { StoredCspReportSchema, StoredErrorReportSchema, StoredPerformanceSessionSchema } from '../schemas/answers/storedRecords';
 import type { OpenApiDocumentSchema, SessionUserSchema } from '../schemas/answers/serviceAnswers';
 import type { ErrorCauseSchema } from '../schemas/errorReport';
+import type { IssueChangeSchema } from '../schemas/issueQuery';
 import type { cspProjectRoutes } from './cspProjects';
 import type { insightRoutes } from './insights';
 import type { issueRoutes } from './issues';
@@ -75,3 +76,5 @@ export type IssueListItem = v.InferOutput<typeof IssueListItemSchema>;
 export type Issue = v.InferOutput<typeof IssueSchema>;
 export type IssueEvent = v.InferOutput<typeof IssueEventSchema>;
 export type IssueTags = v.InferOutput<typeof IssueTagsSchema>;
+/** The body of `PATCH .../issues/{fingerprint}` as sent (`ignore_until` an ISO time). */
+export type IssueChange = v.InferInput<typeof IssueChangeSchema>;
