@@ -1,6 +1,7 @@
 import type { CspReportStore } from './contract/cspReports';
 import type { ErrorReportStore } from './contract/errorReports';
 import type { ActionStore, CspProjectStore, ServerAgentStore, WordPressStore } from './contract/integrations';
+import type { IssueStore } from './contract/issues';
 import type { PerformanceSessionStore } from './contract/performanceSessions';
 import type { RetentionStore } from './contract/retention';
 import type { ApiKeyStore, SiteStore } from './contract/sites';
@@ -12,6 +13,7 @@ import type { VisitorSaltStore } from './contract/visitorSalts';
 export type { CspEvidence, CspReportStore } from './contract/cspReports';
 export type { DailyErrors, ErrorReportStore, FieldCount } from './contract/errorReports';
 export type { ActionStore, CspProjectStore, ServerAgentStore, WordPressStore } from './contract/integrations';
+export type { IssueChange, IssueEvent, IssueListOptions, IssueListRow, IssueReportFilter, IssueSort, IssueState, IssueStatus, IssueStore } from './contract/issues';
 export type { PageVitalsRow, PerformanceSessionStore } from './contract/performanceSessions';
 export type { DailyOptions, GroupOptions, ListOptions, Page } from './contract/queryOptions';
 export type { RetentionStore } from './contract/retention';
@@ -40,6 +42,8 @@ export interface Store {
   errors: ErrorReportStore;
   csp: CspReportStore;
   performance: PerformanceSessionStore;
+  /** Error groups with a lifecycle (docs/issues.md). */
+  issues: IssueStore;
   wordpress: WordPressStore;
   actions: ActionStore;
   cspProjects: CspProjectStore;

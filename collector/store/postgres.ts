@@ -8,6 +8,7 @@ import { createPool } from './postgres/pool';
 import { postgresPerformance } from './postgres/performance';
 import { postgresPerformanceReads } from './postgres/performanceReads';
 import { postgresReportReads } from './postgres/reportReads';
+import { postgresIssues } from './postgres/issues';
 import { postgresReports } from './postgres/reports';
 import { postgresRetention } from './postgres/retention';
 import { postgresSites } from './postgres/sites';
@@ -51,6 +52,7 @@ export const createPostgresStore = async ({
   const { sites, apiKeys } = postgresSites(pool, write);
   const { wordpress, actions, cspProjects, agents } = postgresIntegrations(pool, write);
   const { users, sessions } = postgresUsers(pool);
+  const issues = postgresIssues(pool, write);
   // Every member named where it is made (not spread from halves), so that an editor's
   // implementation search on a Store method lands here, one jump from the code that runs.
   return withConnectionFaults({
@@ -86,6 +88,14 @@ export const createPostgresStore = async ({
     actions,
     cspProjects,
     agents,
+    issues: {
+      list: issues.list,
+      get: issues.get,
+      update: issues.update,
+      events: issues.events,
+      tags: issues.tags,
+      trends: issues.trends,
+    },
     retention: postgresRetention(pool),
     visitorSalts: postgresVisitorSalts(pool),
     users,

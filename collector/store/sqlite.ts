@@ -1,6 +1,7 @@
 import type { Store } from './contract';
 import { createGroupCommit, type Write } from './sqlite/groupCommit';
 import { sqliteIntegrations } from './sqlite/integrations';
+import { sqliteIssueUpdate } from './sqlite/issues';
 import { checkWritable } from './sqlite/checkWritable';
 import { watchFileIdentity } from './sqlite/fileIdentity';
 import { migrate } from './sqlite/migrations';
@@ -107,6 +108,14 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
     actions,
     cspProjects,
     agents,
+    issues: {
+      list: reads.issues.list,
+      get: reads.issues.get,
+      update: sqliteIssueUpdate(db, write),
+      events: reads.issues.events,
+      tags: reads.issues.tags,
+      trends: reads.issues.trends,
+    },
     retention: sqliteRetention(db, write),
     visitorSalts: sqliteVisitorSalts(db, write),
     users,

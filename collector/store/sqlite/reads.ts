@@ -2,6 +2,8 @@ import type { Database } from 'better-sqlite3';
 import type { CspReportStore } from '../contract/cspReports';
 import type { ErrorReportStore } from '../contract/errorReports';
 import type { PerformanceSessionStore } from '../contract/performanceSessions';
+import type { IssueStore } from '../contract/issues';
+import { sqliteIssueReads } from './issues';
 import { sqlitePerformance } from './performance';
 import { sqlitePerformanceReads } from './performanceReads';
 import type { ReportQueue } from './reportWrites';
@@ -13,6 +15,7 @@ export const READ_METHODS = {
   errors: ['list', 'groups', 'daily', 'sessions', 'visitors', 'latest', 'breakdown'],
   csp: ['list', 'groups', 'evidence', 'daily'],
   performance: ['list', 'metricCounts', 'daily', 'metricDaily', 'metricCountsWithDays', 'pages'],
+  issues: ['list', 'get', 'events', 'tags', 'trends'],
 } as const;
 
 type Methods = typeof READ_METHODS;
@@ -37,6 +40,7 @@ export const sqliteReads = (db: Database) => {
   const reportReads = sqliteReportReads(db);
   const performance = sqlitePerformance(db, noWrites);
   const performanceReads = sqlitePerformanceReads(db);
+  const issues = sqliteIssueReads(db);
   return {
     errors: {
       list: reports.errors.list,
@@ -61,6 +65,13 @@ export const sqliteReads = (db: Database) => {
       metricCountsWithDays: performanceReads.metricCountsWithDays,
       pages: performanceReads.pages,
     } satisfies Pick<PerformanceSessionStore, Methods['performance'][number]>,
+    issues: {
+      list: issues.list,
+      get: issues.get,
+      events: issues.events,
+      tags: issues.tags,
+      trends: issues.trends,
+    } satisfies Pick<IssueStore, Methods['issues'][number]>,
   };
 };
 

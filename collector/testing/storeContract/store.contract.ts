@@ -6,6 +6,8 @@ import { describeDashboardReadsContract } from './dashboardReads.contract';
 import { describeErrorReportsContract } from './errorReports.contract';
 import { describeHostileTextContract } from './hostileText.contract';
 import { describeIntegrationsContract } from './integrations.contract';
+import { describeIssueListsContract } from './issueLists.contract';
+import { describeIssuesContract } from './issues.contract';
 import { describePerformanceSessionsContract } from './performanceSessions.contract';
 import { describeRetentionContract } from './retention.contract';
 import { describeRevocationContract } from './revocation.contract';
@@ -68,4 +70,6 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
     describeIntegrationsContract(test);
     describeRevocationContract(test);
     describeVisitorsContract(test);
+    describeIssuesContract(test);
+    describeIssueListsContract(test);
   });
