@@ -32,6 +32,8 @@ export interface SendWebhookOptions {
   now?: Date;
   /** Resolves a host name to every address; the system's getaddrinfo unless a caller has its own. */
   resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
+  /** The certificates HTTPS trusts instead of Node's roots (a private CA; a test's own). */
+  ca?: string | Buffer | undefined;
 }
 
 /** A try's bound by default: a receiver that needs longer should answer first and work after. */
@@ -131,6 +133,7 @@ export const sendWebhook = async (target: WebhookTarget, alert: Alert, options: 
       auth: url.username ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
       lookup: pinned,
       agent: false,
+      ...(options.ca ? { ca: options.ca } : {}),
       signal,
     });
     const answered = new Promise<IncomingMessage>((resolve, reject) => {
