@@ -28,3 +28,14 @@ describe('sourceContext', () => {
     expect(inertLine('ab😀', 3)).toBe('ab');
   });
 });
+
+describe('isInApp reads the host as a URL parser would', () => {
+  test.each([
+    ['https://UNPKG.com:443/react.js', false],
+    ['https://user@unpkg.com/react.js', false],
+    ['https://unpkg.com.shop.example/app.js', true],
+    ['https://shop.example/?from=unpkg.com', true],
+  ])('%s: %s', (file, expected) => {
+    expect(isInApp(file)).toBe(expected);
+  });
+});

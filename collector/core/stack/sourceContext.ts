@@ -30,30 +30,51 @@ export const inertLine = (text: string, max = MAX_CONTEXT_LINE): string => {
   return cut.replace(UNSAFE, '\ufffd');
 };
 
+/** Line `number`'s text, inert, without its line end, from `start` to `end` (exclusive); reads at most MAX_CONTEXT_LINE + 1 characters. */
+const lineText = (content: string, start: number, end: number) => {
+  const text = content.slice(start, Math.min(end, start + MAX_CONTEXT_LINE + 1));
+  return inertLine(text.endsWith('\r') ? text.slice(0, -1) : text);
+};
+
 /**
- * The `line`th line (1-based) of `content` with CONTEXT_LINES lines before and after, each inert;
- * `null` when the source has no such line. One pass of indexOf up to the last line wanted: the
- * rest of a large source is not read.
+ * The context of each of `lines` (1-based) in `content`: the line and CONTEXT_LINES lines before and
+ * after, each inert; `null` for a line the source does not have. One pass of indexOf from the top
+ * to the last line wanted, however many lines are asked: many frames in one large source cost one
+ * scan, and only the lines shown are kept.
+ *
+ * @example
+ * sourceContexts('a\nb\nc\nd', [2]).get(2); // { pre: ['a'], line: 'b', post: ['c', 'd'] }
+ */
+export const sourceContexts = (content: string, lines: readonly number[]): Map<number, SourceContext | null> => {
+  const asked = lines.filter((line) => Number.isInteger(line) && line >= 1);
+  const wanted = new Set(asked.flatMap((line) => Array.from({ length: 2 * CONTEXT_LINES + 1 }, (_, index) => line - CONTEXT_LINES + index)));
+  const last = Math.max(0, ...wanted);
+  const texts = new Map<number, string>();
+  let start = 0;
+  for (let number = 1; number <= last; number++) {
+    const end = content.indexOf('\n', start);
+    if (wanted.has(number)) texts.set(number, lineText(content, start, end < 0 ? content.length : end));
+    if (end < 0) break;
+    start = end + 1;
+  }
+  const around = (from: number, to: number) => {
+    const found: string[] = [];
+    for (let number = from; number <= to; number++) if (texts.has(number)) found.push(texts.get(number)!);
+    return found;
+  };
+  return new Map(
+    lines.map((line) => {
+      const text = texts.get(line);
+      if (text === undefined || !asked.includes(line)) return [line, null];
+      return [line, { pre: around(line - CONTEXT_LINES, line - 1), line: text, post: around(line + 1, line + CONTEXT_LINES) }];
+    }),
+  );
+};
+
+/**
+ * The context of one line: sourceContexts for a single line.
  *
  * @example
  * sourceContext('a\nb\nc\nd', 2); // { pre: ['a'], line: 'b', post: ['c', 'd'] }
  */
-export const sourceContext = (content: string, line: number): SourceContext | null => {
-  if (!Number.isInteger(line) || line < 1) return null;
-  const first = Math.max(1, line - CONTEXT_LINES);
-  const wanted: string[] = [];
-  let start = 0;
-  for (let number = 1; number <= line + CONTEXT_LINES && start <= content.length; number++) {
-    const end = content.indexOf('\n', start);
-    const stop = end < 0 ? content.length : end;
-    if (number >= first) {
-      const text = content.slice(start, Math.min(stop, start + MAX_CONTEXT_LINE + 1));
-      wanted.push(inertLine(text.endsWith('\r') ? text.slice(0, -1) : text));
-    }
-    if (end < 0) break;
-    start = end + 1;
-  }
-  const index = line - first;
-  if (index >= wanted.length) return null;
-  return { pre: wanted.slice(0, index), line: wanted[index]!, post: wanted.slice(index + 1) };
-};
+export const sourceContext = (content: string, line: number): SourceContext | null => sourceContexts(content, [line]).get(line) ?? null;

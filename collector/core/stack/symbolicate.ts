@@ -2,7 +2,7 @@ import { isIgnored, originalPositionFor, sourceContentFor } from '@jridgewell/tr
 import { isInApp } from './isInApp';
 import type { StackFrame } from './parseStack';
 import type { ParsedSourceMap } from './parseSourceMap';
-import { inertLine, sourceContext, type SourceContext } from './sourceContext';
+import { inertLine, sourceContexts, type SourceContext } from './sourceContext';
 
 /** Why a frame has no original position (docs/source-maps.md, "Why a frame is not mapped"). */
 export type UnmappedReason = 'no_release' | 'no_map' | 'outside_map' | 'map_invalid';
@@ -76,6 +76,35 @@ const lookupOnce = (lookup: MapLookup) => {
 };
 
 /**
+ * The source context of each traced position, read in one pass per source whatever the number of
+ * frames in it (sourceContexts); `null` where the map carries no text for the source.
+ */
+const contextsFor = (traced: ReadonlyArray<Traced | UnmappedReason>) => {
+  const linesBySource = new Map<ParsedSourceMap, Map<string, number[]>>();
+  for (const position of traced) {
+    if (typeof position == 'string') continue;
+    const sources = linesBySource.get(position.map) ?? new Map<string, number[]>();
+    linesBySource.set(position.map, sources);
+    sources.set(position.source, [...(sources.get(position.source) ?? []), position.line]);
+  }
+  const contexts = new Map<ParsedSourceMap, Map<string, Map<number, SourceContext | null>>>();
+  for (const [map, sources] of linesBySource) {
+    const bySource = new Map<string, Map<number, SourceContext | null>>();
+    for (const [source, lines] of sources) {
+      let content: string | null = null;
+      try {
+        content = sourceContentFor(map, source);
+      } catch {
+        // A source the map lists without content: no context.
+      }
+      if (content !== null) bySource.set(source, sourceContexts(content, lines));
+    }
+    contexts.set(map, bySource);
+  }
+  return (position: Traced) => contexts.get(position.map)?.get(position.source)?.get(position.line) ?? null;
+};
+
+/**
  * Each frame with its original file, line, column, function and source context from its script's
  * source map, or the reason it has none, and whether it is the site's own code (isInApp.ts).
  *
@@ -99,6 +128,7 @@ export const symbolicate = (frames: readonly StackFrame[], lookup: MapLookup): S
     const map = mapFor(frame.file);
     return typeof map == 'string' ? map : trace(frame, map);
   });
+  const contextOf = contextsFor(traced);
   return frames.map((frame, index) => {
     const position = traced[index]!;
     const { raw, file, line, column } = frame;
@@ -106,20 +136,18 @@ export const symbolicate = (frames: readonly StackFrame[], lookup: MapLookup): S
     if (typeof position == 'string') return { ...base, original: null, unmapped: position, in_app: isInApp(file) };
     const caller = traced[index + 1];
     const name = caller !== undefined && typeof caller != 'string' && caller.name ? inertLine(caller.name, MAX_NAME) : null;
-    let content: string | null = null;
     let ignored = false;
     try {
-      content = sourceContentFor(position.map, position.source);
       ignored = isIgnored(position.map, position.source);
     } catch {
-      // A source the map lists without content: no context.
+      // Not listed: not ignored.
     }
     const original: OriginalPosition = {
       file: displayPath(position.source),
       line: position.line,
       column: position.column + 1,
       function: name,
-      context: content === null ? null : sourceContext(content, position.line),
+      context: contextOf(position),
     };
     return { ...base, original, unmapped: null, in_app: isInApp(file, position.source, ignored) };
   });
