@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { isInApp } from './isInApp';
-import { inertLine, sourceContext } from './sourceContext';
 
 describe('isInApp', () => {
   test.each([
@@ -14,18 +13,6 @@ describe('isInApp', () => {
     [null, undefined, false, false],
   ])('%s (%s, ignored %s): %s', (file, original, ignored, expected) => {
     expect(isInApp(file, original, ignored)).toBe(expected);
-  });
-});
-
-describe('sourceContext', () => {
-  test('at the first and last lines, with CRLF line ends; a line past the end has none', () => {
-    expect(sourceContext('a\r\nb\r\nc', 1)).toEqual({ pre: [], line: 'a', post: ['b', 'c'] });
-    expect(sourceContext('a\nb\nc\nd\ne', 5)).toEqual({ pre: ['b', 'c', 'd'], line: 'e', post: [] });
-    expect(sourceContext('a\nb', 3)).toBeNull();
-    expect(sourceContext('a', 0)).toBeNull();
-  });
-  test('a cut never splits a surrogate pair', () => {
-    expect(inertLine('ab😀', 3)).toBe('ab');
   });
 });
 
