@@ -23,6 +23,7 @@ import { metricsRoutes } from './routes/metrics';
 import { openApiRoutes } from './routes/openapi';
 import { performanceSessionRoutes } from './routes/performanceSessions';
 import { insightRoutes } from './routes/insights';
+import { issueRoutes } from './routes/issues';
 import { readApiRoutes } from './routes/readApi';
 import { serverAgentRoutes } from './routes/serverAgents';
 import { sessionRoutes } from './routes/session';
@@ -107,6 +108,7 @@ export const collectorRoutes = (
     ...beaconScriptRoutes({ beaconFile, scripts }),
     ...readApiRoutes({ store }),
     ...insightRoutes({ store }),
+    ...issueRoutes({ store }),
     ...siteSetupRoutes({ store, links, beaconFile, scripts }),
     ...sessionRoutes({ store, links, trustProxy: options.trustProxy ?? false }),
     ...verifyApiKeyRoutes({ store }),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { decodeKeyCursor } from '../core/cursor';
 import { NO_CONTROL_CHARACTERS } from './fields';
 
 // The issues API's query strings and change body (docs/issues.md, "The API"). Every value is
@@ -30,8 +31,12 @@ export const MAX_ISSUES_PAGE = 100;
 /** The longest release or environment the beacon sends (docs/wire-format.md). */
 const MAX_RELEASE = 200;
 
-/** A store's `next_cursor`: opaque, base64url, bounded. */
-const cursor = v.pipe(v.string('cursor must be given once'), v.regex(/^[\w-]{1,512}$/, 'cursor must be the next_cursor of a previous page'));
+/** A store's `next_cursor` (core/cursor.ts `encodeKeyCursor`): anything else is refused, not read as the first page. */
+const cursor = v.pipe(
+  v.string('cursor must be given once'),
+  v.regex(/^[\w-]{1,512}$/, 'cursor must be the next_cursor of a previous page'),
+  v.check((value) => decodeKeyCursor(value) !== undefined, 'cursor must be the next_cursor of a previous page'),
+);
 
 const limit = (max: number, fallback: string) =>
   v.optional(
