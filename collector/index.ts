@@ -11,3 +11,5 @@ export type { Site, ErrorReport, NewErrorReport, StoredErrorReport, CspReport, N
 export { DEFAULT_SITE_KEY } from './core/records';
 export { newCspReport, newErrorReport } from './core/newReports';
 export { newApiKey, newSiteKey } from './core/keys';
+export { signWebhook, verifyWebhook } from './core/alerts/signature';
+export type { WebhookRejection } from './core/alerts/signature';
