@@ -19,9 +19,6 @@ export interface EndpointOptions {
   performanceEndpoint?: string;
 }
 
-/** Each kind's path under the API base (docs/wire-format.md). */
-const PATHS: Endpoints = { error: 'error-reports', csp: 'csp-reports', performance: 'performance-sessions' };
-
 /**
  * Resolves the three endpoints, first match wins (docs/beacon.md, "Endpoint resolution"): explicit
  * endpoint, `apiBase`, `ingestOrigin` + `/api`, then the build's main host
@@ -36,9 +33,10 @@ export const resolveEndpoints = (options: EndpointOptions, pageOrigin: string): 
   // An origin's trailing slashes become the one before `api`; an API base loses its trailing slashes.
   const apiBase = (options.apiBase || (options.ingestOrigin || __SITEBEACON_APP_URL__ || pageOrigin).replace(/\/*$/, '/api')).replace(/\/+$/, '');
   const endpoints = {} as Endpoints;
-  for (const kind in PATHS) {
-    endpoints[kind as keyof Endpoints] =
-      options[(kind + 'Endpoint') as 'errorEndpoint'] || `${apiBase}/${PATHS[kind as keyof Endpoints]}/${encodeURIComponent(options.siteKey)}`;
+  // Each kind's path under the API base (docs/wire-format.md): error-reports, csp-reports, performance-sessions.
+  for (const kind of ['error', 'csp', 'performance'] as const) {
+    endpoints[kind] =
+      options[`${kind}Endpoint`] || `${apiBase}/${kind}-${kind == 'performance' ? 'sessions' : 'reports'}/${encodeURIComponent(options.siteKey)}`;
   }
   return endpoints;
 };

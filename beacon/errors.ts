@@ -19,7 +19,8 @@ export const errors = (): Capture => (context) => {
     if (!(event instanceof ErrorEvent)) {
       const element = event.target as Element & { src?: string; href?: string };
       const url = element?.src || element?.href;
-      return url && context._report('error', toErrorReport('resource_error', undefined, { message: element.localName + ' failed to load', filename: url }));
+      // The message as a thrown string: described as it is (lib/describeValue.ts).
+      return url && context._report('error', toErrorReport('resource_error', element.localName + ' failed to load', { filename: url }));
     }
     const crossOrigin = !event.error && !event.filename && CROSS_ORIGIN_MESSAGE.test(event.message);
     // A cross-origin script's error carries no detail: one such report per page says all there is.

@@ -49,6 +49,14 @@ export interface BeaconOptions extends EndpointOptions {
    * their credentials and fragments, and empty fields are left out.
    */
   beforeSend?: (report: object, kind: ReportKind) => object | null | false | undefined | void;
+  /**
+   * The site's release the page runs, e.g. `'1.4.2'` or a commit hash (`data-release`), and its
+   * environment, e.g. `'production'` (`data-environment`): sent on every error report and
+   * performance session, at most 200 characters each (docs/issues.md). Left out when not given.
+   * Added after `beforeSend`, as the page view's session id is.
+   */
+  release?: string;
+  environment?: string;
 }
 
 /** The handle `init()` returns. */
@@ -70,7 +78,7 @@ const FLUSH_DELAY = 1000;
 const MAX_REPORTS_PER_PAGE = 25;
 
 /** A queued report: an error report, a CSP report or a session. */
-type Queued = { session_id?: string; count?: number };
+type Queued = { session_id?: string; count?: number; release?: string; environment?: string };
 
 const noop = () => {};
 const noopBeacon: Beacon = { captureError: noop, flush: async () => {}, stop: noop };
@@ -106,7 +114,7 @@ export const init = (options: BeaconOptions): Beacon => {
       kind == 'error' ? errorReports.push(report) : sent.push(send(kind, toWireJson(report, kind == 'performance'), report.session_id));
     queued = {};
     if (errorReports[0]) for (const body of batches(errorReports, MAX_BODY_BYTES)) sent.push(send('error', body));
-    return Promise.all(sent).then(noop);
+    return Promise.all(sent);
   };
 
   const report = (kind: ReportKind, queue: Queued | null | false | undefined | void) => {
@@ -116,6 +124,9 @@ export const init = (options: BeaconOptions): Beacon => {
     } catch {}
     if (!queue) return;
     if (kind == 'error') queue.session_id = context._sessionId;
+    // Not on a CSP report: its CSP2 shape is the browser's own, which has no such field.
+    // Undefined when not given, and JSON leaves it out.
+    if (kind != 'csp') (queue.release = options.release), (queue.environment = options.environment);
     // A session is queued as the live object: what is sent is its state at the flush.
     const key = kind + (kind == 'performance' ? queue.session_id : toWireJson({ ...queue, timestamp: 0 }));
     const same = queued[key];
@@ -146,7 +157,7 @@ export const init = (options: BeaconOptions): Beacon => {
   // Page exit: flush when hidden and on pagehide, never on unload (it keeps pages out of the
   // back/forward cache). The hidden listener is on window in the bubble phase so that it runs
   // after web-vitals' capture-phase listener has reported the final CLS and INP.
-  context._listen('visibilitychange', () => document.visibilityState == 'hidden' && flush(true));
+  context._listen('visibilitychange', () => document.hidden && flush(true));
   context._listen('pagehide', () => flush(true));
   // The beacon's own contained errors: the first is reported, so that a beacon broken on some
   // page says so instead of going quiet (lib/monitor.ts).
@@ -161,7 +172,9 @@ export const init = (options: BeaconOptions): Beacon => {
 
   return {
     captureError: /* @__PURE__ */ monitor((error: unknown) => report('error', toErrorReport('manual', error))),
-    flush: () => monitor(flush)() || Promise.resolve(),
+    flush: async () => {
+      await onTimer();
+    },
     stop: /* @__PURE__ */ monitor(() => {
       for (const stop of stoppers.splice(0)) monitor(stop)();
       for (const [type, listener, capture] of context._listeners.splice(0)) removeEventListener(type, listener, capture);

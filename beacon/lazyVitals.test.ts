@@ -21,6 +21,7 @@ beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
   vi.stubGlobal('sitebeaconVitals', registered);
   vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
+  vi.spyOn(document, 'hidden', 'get').mockImplementation(() => visibility == 'hidden');
   document.head.innerHTML = '';
 });
 afterEach(() => {

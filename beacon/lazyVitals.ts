@@ -28,7 +28,7 @@ export const lazyVitals = (src: string, nonce: string, options?: VitalsOptions):
   vitalsSession((listener, context) => {
     let subscribed = true;
     let script: HTMLScriptElement | undefined;
-    const hidden = () => document.visibilityState == 'hidden';
+    const hidden = () => document.hidden;
     const load = monitor(() => {
       if (script) return;
       script = document.createElement('script');

@@ -57,7 +57,7 @@ export const createTransport = (state: TransportState): Transport => {
       const size = byteLength(body);
       const counted = inflightBytes + size <= KEEPALIVE_QUOTA ? size : 0;
       inflightBytes += counted;
-      let delay = 0;
+      let delay;
       try {
         const { status, headers } = await fetch(url, {
           method: 'POST',
@@ -79,16 +79,15 @@ export const createTransport = (state: TransportState): Transport => {
     }
     if (attempt < MAX_ATTEMPTS) {
       setTimeout(
-        monitor(() => {
-          send(url, body, false, key, attempt);
-        }),
+        monitor(() => send(url, body, false, key, attempt)),
         pausedUntil - Date.now(),
       );
     }
   };
 
-  return monitor((url: string, body: string, atExit?: boolean, key?: string) => {
+  // Nothing here throws: send is async, and its rejections reach the caller's monitor().
+  return (url, body, atExit, key) => {
     if (key) newest[key] = body;
     return send(url, body, atExit, key);
-  });
+  };
 };
