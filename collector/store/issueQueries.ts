@@ -55,19 +55,27 @@ const SORT_COLUMNS = { last_seen: 'i.last_seen', first_seen: 'i.first_seen', occ
  * them, distinct page views), joined to each issue's state, filtered by status as it reads at `now`
  * (core/issueLifecycle.ts statusAt), words, type and the excluded types, sorted descending with ties
  * by fingerprint, from the cursor on; one row more than `limit` tells whether a next page exists.
+ * SQLite is told the index made for it (sqlite/issueSchema.ts): without statistics its planner
+ * takes the fingerprint index and reads every report of the site.
  */
 export const issueListQuery = (dialect: Dialect, siteKey: string, options: IssueListOptions, now: number): BuiltQuery => {
   const { values, param } = builder(dialect);
-  const where = reportWhere(param, siteKey, options);
-  const terms = [`i.site_key = ${param(siteKey)}`, 'i.fingerprint = hits.fingerprint'];
+  const reports = reportWhere(param, siteKey, options);
+  // The issues' own filters narrow the reports counted, before they are grouped: what the list
+  // leaves out is never counted (parameters in the order of the text: SQLite's are positional).
+  const words = (options.q ?? '').split(/\s+/).filter(Boolean).slice(0, 8);
+  const narrowed = options.status != 'all' || words.length > 0 || options.type !== undefined || Boolean(options.excludeTypes?.length);
+  const issueTerms = narrowed ? [`i.site_key = ${param(siteKey)}`] : [];
   if (options.status != 'all') {
-    terms.push(`CASE WHEN i.status = 'ignored' AND i.ignore_until IS NOT NULL AND i.ignore_until < ${param(now)} THEN 'unresolved' ELSE i.status END = ${param(options.status)}`);
+    issueTerms.push(`CASE WHEN i.status = 'ignored' AND i.ignore_until IS NOT NULL AND i.ignore_until < ${param(now)} THEN 'unresolved' ELSE i.status END = ${param(options.status)}`);
   }
-  for (const word of (options.q ?? '').split(/\s+/).filter(Boolean).slice(0, 8)) {
-    terms.push(`lower(i.error_type || ' ' || coalesce(i.error_name, '') || ' ' || i.error_message) LIKE ${param(likePattern(word))} ESCAPE '\\'`);
+  for (const word of words) {
+    issueTerms.push(`lower(i.error_type || ' ' || coalesce(i.error_name, '') || ' ' || i.error_message) LIKE ${param(likePattern(word))} ESCAPE '\\'`);
   }
-  if (options.type !== undefined) terms.push(`i.error_type = ${param(options.type)}`);
-  if (options.excludeTypes?.length) terms.push(`i.error_type NOT IN (${options.excludeTypes.map(param).join(', ')})`);
+  if (options.type !== undefined) issueTerms.push(`i.error_type = ${param(options.type)}`);
+  if (options.excludeTypes?.length) issueTerms.push(`i.error_type NOT IN (${options.excludeTypes.map(param).join(', ')})`);
+  const where = narrowed ? `${reports} AND r.fingerprint IN (SELECT i.fingerprint FROM issues i WHERE ${issueTerms.join(' AND ')})` : reports;
+  const terms = [`i.site_key = ${param(siteKey)}`, 'i.fingerprint = hits.fingerprint'];
   const sort = SORT_COLUMNS[options.sort];
   const after = options.cursor === undefined ? undefined : decodeKeyCursor(options.cursor);
   const collate = byFingerprint(dialect);
@@ -76,7 +84,7 @@ export const issueListQuery = (dialect: Dialect, siteKey: string, options: Issue
       SELECT r.fingerprint, COUNT(*) AS reports, SUM(coalesce(r.count, 1)) AS occurrences,
         COUNT(DISTINCT CASE WHEN r.visitor IS NOT NULL THEN CAST(r.received_at / ${DAY} AS TEXT) || ':' || r.visitor END) AS visitors,
         COUNT(DISTINCT r.session_id) AS page_views
-      FROM error_reports r WHERE ${where} GROUP BY r.fingerprint
+      FROM error_reports r ${dialect == 'sqlite' ? 'INDEXED BY error_reports_for_issues' : ''} WHERE ${where} GROUP BY r.fingerprint
     )
     SELECT i.*, hits.reports, hits.occurrences, hits.visitors, hits.page_views
     FROM hits JOIN issues i ON ${terms.join(' AND ')}

@@ -47,6 +47,6 @@ export const ISSUES_MIGRATION = `
     first_seen BIGINT NOT NULL,
     UNIQUE (site_key, release)
   );
-  CREATE INDEX error_reports_by_release ON error_reports (site_key, release, received_at) WHERE release IS NOT NULL;
-  CREATE INDEX error_reports_by_browser ON error_reports (site_key, browser, received_at) WHERE browser IS NOT NULL;
+  CREATE INDEX error_reports_for_issues ON error_reports
+    (site_key, received_at, fingerprint, bot, count, visitor, session_id, browser, os, device, release, environment);
 `;

@@ -3,6 +3,9 @@
  * aggregates: all-time first and last seen of every group, its texts those of its latest day's row
  * (SQLite takes a bare column from the row MAX() picked). Existing reports and sessions keep their
  * new columns null; releases are unknown before this version, so no issue has one yet.
+ * `error_reports_for_issues` holds everything the issues' list counts and filters by but the page:
+ * its range of a site is read from the index alone, never from the rows (their stacks and
+ * messages), where the fingerprint index read every report of the site; issueQueries.ts names it.
  */
 export const ISSUES_MIGRATION = `
   ALTER TABLE error_reports ADD COLUMN release TEXT;
@@ -46,6 +49,6 @@ export const ISSUES_MIGRATION = `
     first_seen INTEGER NOT NULL,
     UNIQUE (site_key, release)
   );
-  CREATE INDEX error_reports_by_release ON error_reports (site_key, release, received_at) WHERE release IS NOT NULL;
-  CREATE INDEX error_reports_by_browser ON error_reports (site_key, browser, received_at) WHERE browser IS NOT NULL;
+  CREATE INDEX error_reports_for_issues ON error_reports
+    (site_key, received_at, fingerprint, bot, count, visitor, session_id, browser, os, device, release, environment);
 `;
