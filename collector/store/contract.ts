@@ -4,6 +4,7 @@ import type { ActionStore, CspProjectStore, ServerAgentStore, WordPressStore } f
 import type { IssueStore } from './contract/issues';
 import type { PerformanceSessionStore } from './contract/performanceSessions';
 import type { RetentionStore } from './contract/retention';
+import type { SourceMapStore } from './contract/sourceMaps';
 import type { ApiKeyStore, SiteStore } from './contract/sites';
 import type { SessionStore, UserStore } from './contract/users';
 import type { VisitorSaltStore } from './contract/visitorSalts';
@@ -17,6 +18,7 @@ export type { IssueChange, IssueEvent, IssueListOptions, IssueListRow, IssueRepo
 export type { PageVitalsRow, PerformanceSessionStore } from './contract/performanceSessions';
 export type { DailyOptions, GroupOptions, ListOptions, Page } from './contract/queryOptions';
 export type { RetentionStore } from './contract/retention';
+export type { SourceMapInfo, SourceMapStore, SourceMapUpload } from './contract/sourceMaps';
 export type { ApiKeyStore, SiteStore } from './contract/sites';
 export type { SessionStore, UserStore } from './contract/users';
 export type { VisitorSaltStore } from './contract/visitorSalts';
@@ -44,6 +46,8 @@ export interface Store {
   performance: PerformanceSessionStore;
   /** Error groups with a lifecycle (docs/issues.md). */
   issues: IssueStore;
+  /** Source maps by release and script URL (docs/source-maps.md). */
+  sourceMaps: SourceMapStore;
   wordpress: WordPressStore;
   actions: ActionStore;
   cspProjects: CspProjectStore;

@@ -12,6 +12,7 @@ import { postgresIssues } from './postgres/issues';
 import { postgresReports } from './postgres/reports';
 import { postgresRetention } from './postgres/retention';
 import { postgresSites } from './postgres/sites';
+import { postgresSourceMaps } from './postgres/sourceMaps';
 import { postgresUsers } from './postgres/users';
 import { postgresVisitorSalts } from './postgres/visitorSalts';
 
@@ -96,6 +97,7 @@ export const createPostgresStore = async ({
       tags: issues.tags,
       trends: issues.trends,
     },
+    sourceMaps: postgresSourceMaps(pool, write),
     retention: postgresRetention(pool),
     visitorSalts: postgresVisitorSalts(pool),
     users,

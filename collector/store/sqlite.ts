@@ -15,6 +15,7 @@ import { sqliteReports } from './sqlite/reports';
 import type { ReportQueue } from './sqlite/reportWrites';
 import { sqliteRetention } from './sqlite/retention';
 import { sqliteSites } from './sqlite/sites';
+import { sqliteSourceMaps } from './sqlite/sourceMaps';
 import { sqliteUsers } from './sqlite/users';
 import { sqliteVisitorSalts } from './sqlite/visitorSalts';
 
@@ -116,6 +117,7 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
       tags: reads.issues.tags,
       trends: reads.issues.trends,
     },
+    sourceMaps: sqliteSourceMaps(db, write),
     retention: sqliteRetention(db, write),
     visitorSalts: sqliteVisitorSalts(db, write),
     users,

@@ -62,6 +62,14 @@ const csp: Batch = async (client, site, before, limit) => {
   return rows.length;
 };
 
+// A release's maps go once its reports have (docs/source-maps.md, "Retention"), as in sqlite/retention.ts.
+const DELETE_MAPS = `DELETE FROM source_maps WHERE (site_key, release, url) IN (
+    SELECT m.site_key, m.release, m.url FROM source_maps AS m WHERE m.site_key = $1 AND m.uploaded_at < $2 AND NOT EXISTS (
+      SELECT 1 FROM error_reports AS r WHERE r.site_key = $1 AND r.received_at >= $2 AND r.release = m.release
+    ) LIMIT $3
+  )`;
+const maps: Batch = async (client, site, before, limit) => (await run(client, DELETE_MAPS, [site, before, limit])).rowCount ?? 0;
+
 const sessions: Batch = async (client, site, before, limit) => (await run(client, DELETE_SESSIONS, [site, before, limit])).rowCount ?? 0;
 
 /**
@@ -94,7 +102,7 @@ export const postgresRetention = (pool: Pool) => {
       let deleted = 0;
       const { rows } = await run<{ site_key: string }>(pool, 'SELECT site_key FROM sites ORDER BY site_key');
       for (const { site_key } of rows) {
-        for (const table of [errors, csp, sessions]) {
+        for (const table of [errors, csp, sessions, maps]) {
           if (deleted >= limit) return deleted;
           const count = await batch(table, site_key, before, limit - deleted);
           if (count === undefined) return deleted;

@@ -1,6 +1,7 @@
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
 import { ISSUES_MIGRATION } from './issueSchema';
+import { POSTGRES_SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
 
 /**
  * Schema versions of the PostgreSQL store, oldest first. Version 1 is the SQLite store's schema at
@@ -206,4 +207,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
    CREATE INDEX error_reports_by_fingerprint_time ON error_reports (site_key, fingerprint, received_at, session_id, visitor);`,
   // 8: issues (docs/issues.md), as the SQLite store's version 13.
   ISSUES_MIGRATION,
+  // 9: source maps (docs/source-maps.md, "Uploading maps"), as the SQLite store's version 14.
+  POSTGRES_SOURCE_MAPS_MIGRATION,
 ];

@@ -4,6 +4,7 @@ import { fingerprintOf } from '../../core/fingerprint';
 import { DEFAULT_SITE_KEY, type ErrorReport } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
 import { ISSUES_MIGRATION } from './issueSchema';
+import { SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
 
 /**
  * Schema versions, oldest first. A database records how many it has applied in
@@ -264,6 +265,8 @@ const migrations: Array<string | ((db: Database) => void)> = [
   // filled here from the per-day aggregates, each issue unresolved. `site_releases` orders a site's
   // releases by first arrival (the rowid), what a regression compares.
   ISSUES_MIGRATION,
+  // 14: source maps by site, release and script URL (docs/source-maps.md, "Uploading maps").
+  SOURCE_MAPS_MIGRATION,
 ];
 
 /** The schema version this collector writes: how many migrations it knows. */

@@ -44,6 +44,13 @@ export const sqliteRetention = (db: Database, write: Write) => {
   ).pluck();
   const deleteMetrics = db.prepare('DELETE FROM performance_metrics WHERE session_row = ?');
   const deleteSession = db.prepare('DELETE FROM performance_sessions WHERE id = ?');
+  // A release's maps go once its reports have (docs/source-maps.md, "Retention"): uploaded before the
+  // cutoff, and no report since names their release.
+  const deleteMaps = db.prepare(
+    `DELETE FROM source_maps WHERE rowid IN (SELECT rowid FROM source_maps AS m WHERE m.uploaded_at < @before AND NOT EXISTS (
+       SELECT 1 FROM error_reports AS r WHERE r.site_key = m.site_key AND r.received_at >= @before AND r.release = m.release
+     ) LIMIT @limit)`,
+  );
 
   const errors = (site: string, before: number, limit: number) => {
     const rows = oldErrors.all(site, before, limit);
@@ -84,6 +91,7 @@ export const sqliteRetention = (db: Database, write: Write) => {
           deleted += await write(() => table(site, before, limit - deleted));
         }
       }
+      if (deleted < limit) deleted += await write(() => deleteMaps.run({ before, limit: limit - deleted }).changes);
       return deleted;
     },
   } satisfies RetentionStore;

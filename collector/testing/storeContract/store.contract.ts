@@ -12,6 +12,7 @@ import { describePerformanceSessionsContract } from './performanceSessions.contr
 import { describeRetentionContract } from './retention.contract';
 import { describeRevocationContract } from './revocation.contract';
 import { describeSitesContract } from './sites.contract';
+import { describeSourceMapsContract } from './sourceMaps.contract';
 import { storeTest } from './storeTest';
 import { describeUnknownSiteContract } from './unknownSite.contract';
 import { describeUsersContract } from './users.contract';
@@ -72,4 +73,5 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
     describeVisitorsContract(test);
     describeIssuesContract(test);
     describeIssueListsContract(test);
+    describeSourceMapsContract(test);
   });
