@@ -16,16 +16,8 @@ const CHECK = { error_type: 'connectivity_check', error_message: 'sitebeacon che
 const fp = (report: { error_type: string; error_name?: string; error_message: string; source_url?: string }) => fingerprintOf(report);
 
 interface Item {
-  fingerprint: string;
-  title: string;
-  explanation: string | null;
-  status: string;
-  regressed: boolean;
-  occurrences: number;
-  visitors: number;
-  page_views_share: number;
-  first_release: string | null;
-  last_release: string | null;
+  fingerprint: string; title: string; explanation: string | null; status: string; regressed: boolean;
+  occurrences: number; visitors: number; page_views_share: number; first_release: string | null; last_release: string | null;
   trend: { interval: string; buckets: Array<{ count: number; incomplete: boolean }> };
 }
 
@@ -203,6 +195,8 @@ describe('the issues API', { timeout: 30_000 }, () => {
     expect(tags.release!.map((tag) => tag.value).sort()).toEqual(['1.0', '1.1']);
     expect(tags.device!.reduce((total, tag) => total + tag.count, 0)).toBe(2);
     expect((await json<Record<string, unknown[]>>(`/${fingerprint}/tags?release=1.0`)).release).toEqual([{ value: '1.0', count: 1 }]);
+    expect((await json<Record<string, unknown[]>>(`/${fingerprint}/tags?limit=1`)).browser).toHaveLength(1);
+    expect((await get(`/${fingerprint}/tags?limit=0`)).status).toBe(400);
   });
 
   test('404 unknown_issue: a fingerprint the site has no report of, a malformed one, a connectivity check, another site\'s issue', async () => {

@@ -7,7 +7,7 @@ import { readIssueEvents } from '../reads/readIssueEvents';
 import { readIssues } from '../reads/readIssues';
 import { readIssueTags } from '../reads/readIssueTags';
 import { IssueEventsSchema, IssueListSchema, IssueSchema, IssueTagsSchema } from '../schemas/answers/issueAnswers';
-import { IssueChangeSchema, IssueEventsQuerySchema, IssueListQuerySchema, IssueQuerySchema } from '../schemas/issueQuery';
+import { IssueChangeSchema, IssueEventsQuerySchema, IssueListQuerySchema, IssueQuerySchema, IssueTagsQuerySchema } from '../schemas/issueQuery';
 
 const TAG = 'Issues';
 const PATH = '/api/v1/sites/:site_key/issues';
@@ -101,7 +101,7 @@ export const issueRoutes = ({ store }: { store: IssueReads }) => [
     summary: "The issue's reports in the range counted by browser, OS, device, page and release, most first",
     auth: 'siteApiKey',
     heavyRead: true,
-    query: IssueQuerySchema,
+    query: IssueTagsQuerySchema,
     responses: { 200: { description: 'Counts by field', schema: IssueTagsSchema }, 404: UNKNOWN },
     async handle({ site, event, query }) {
       const tags = await readIssueTags(store, site!, { ...checkRange(query), fingerprint: fingerprintOf(event) });

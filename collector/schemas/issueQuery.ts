@@ -20,6 +20,7 @@ const isoTime = (name: string) =>
     v.maxLength(40, `${name} must be an ISO time, like 2026-11-01T00:00:00Z`),
     v.check((value) => !Number.isNaN(Date.parse(value)), `${name} must be an ISO time, like 2026-11-01T00:00:00Z`),
     v.transform((value) => Date.parse(value)),
+    v.description('An ISO 8601 time'),
   );
 const choice = <const T extends readonly [string, ...string[]]>(name: string, options: T) =>
   v.picklist(options, `${name} must be one of ${options.join(', ')}`);
@@ -74,8 +75,11 @@ export const IssueListQuerySchema = v.object({
   cursor: v.optional(cursor),
 });
 
-/** `GET /api/v1/sites/{site_key}/issues/{fingerprint}` and `.../tags`: the range and filters its counts take. */
-export const IssueQuerySchema = v.object({ ...filters, limit: limit(MAX_ISSUES_PAGE, '10') });
+/** `GET /api/v1/sites/{site_key}/issues/{fingerprint}`: the range and filters its counts take. */
+export const IssueQuerySchema = v.object(filters);
+
+/** `GET /api/v1/sites/{site_key}/issues/{fingerprint}/tags`: the range and filters, and the `limit` most frequent values of each field (10 unless asked). */
+export const IssueTagsQuerySchema = v.object({ ...filters, limit: limit(MAX_ISSUES_PAGE, '10') });
 
 /** `GET /api/v1/sites/{site_key}/issues/{fingerprint}/events`: newest first, `limit` per page. */
 export const IssueEventsQuerySchema = v.object({ limit: limit(MAX_ISSUES_PAGE, '25'), cursor: v.optional(cursor) });
