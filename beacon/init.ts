@@ -84,16 +84,10 @@ const noop = () => {};
 const noopBeacon: Beacon = { captureError: noop, flush: async () => {}, stop: noop };
 
 /**
- * Starts the beacon.
- *
- * @example
- * import { init, errors, csp, vitals } from 'sitebeacon';
- * const beacon = init({ siteKey: 'KEY', ingestOrigin: 'https://in.example', capture: [errors(), csp(), vitals()] });
- * beacon.captureError(new Error('checkout failed'));
+ * init() where there is a page. Defined before init, which calls it once, so that a bundler inlines
+ * it there: an app that ignores init's handle then drops it, and the server-side handle with it.
  */
-export const init = (options: BeaconOptions): Beacon => {
-  // Server-side rendering, workers: nothing to watch, nothing to send.
-  if (!globalThis.document) return noopBeacon;
+const start = (options: BeaconOptions): Beacon => {
 
   const endpoints = resolveEndpoints(options, location.origin);
   const sentThisPage: Record<string, number> = {};
@@ -182,3 +176,15 @@ export const init = (options: BeaconOptions): Beacon => {
     }),
   };
 };
+
+/**
+ * Starts the beacon.
+ *
+ * @example
+ * import { init, errors, csp, vitals } from 'sitebeacon';
+ * const beacon = init({ siteKey: 'KEY', ingestOrigin: 'https://in.example', capture: [errors(), csp(), vitals()] });
+ * beacon.captureError(new Error('checkout failed'));
+ */
+export const init = (options: BeaconOptions): Beacon =>
+  // Server-side rendering, workers: nothing to watch, nothing to send.
+  globalThis.document ? start(options) : noopBeacon;
