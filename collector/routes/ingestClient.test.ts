@@ -23,7 +23,8 @@ test('an error report stores its client as parsed at ingest, hints included, wit
   const hints = { 'sec-ch-ua': '"Chromium";v="131", "Google Chrome";v="131", "Not_A Brand";v="24"', 'sec-ch-ua-mobile': '?0', 'sec-ch-ua-platform': '"Android"' };
   expect((await collector.post(`/api/error-reports/${siteKey}`, crash, { origin: shop, 'user-agent': CHROME_ANDROID_TABLET, ...hints })).status).toBe(202);
   expect((await collector.post(`/api/error-reports/${siteKey}`, crash, { origin: shop, 'user-agent': CHROME_WINDOWS })).status).toBe(202);
-  const [{ fingerprint }] = (await collector.store.issues.list(siteKey, { status: 'all', sort: 'last_seen', limit: 10 })).rows as [{ fingerprint: string }];
+  const [issue] = (await collector.store.issues.list(siteKey, { status: 'all', sort: 'last_seen', limit: 10 })).rows;
+  const fingerprint = issue!.fingerprint;
   const { rows } = await collector.store.issues.events(siteKey, fingerprint, { limit: 10 });
   expect(rows.map(({ browser, os, device, release, environment }) => ({ browser, os, device, release, environment }))).toEqual([
     { browser: 'Chrome', os: 'Windows', device: 'desktop', release: '2.4.1', environment: 'production' },
