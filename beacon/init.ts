@@ -88,7 +88,6 @@ const noopBeacon: Beacon = { captureError: noop, flush: async () => {}, stop: no
  * it there: an app that ignores init's handle then drops it, and the server-side handle with it.
  */
 const start = (options: BeaconOptions): Beacon => {
-
   const endpoints = resolveEndpoints(options, location.origin);
   const sentThisPage: Record<string, number> = {};
   // What the next flush sends, by a key that makes duplicates meet: an error or CSP report's
@@ -134,7 +133,6 @@ const start = (options: BeaconOptions): Beacon => {
   };
   const onTimer = monitor(flush);
 
-  const stoppers: Array<() => void> = [];
   const context: BeaconContext = {
     _report: monitor(report),
     _endpoints: endpoints,
@@ -162,7 +160,8 @@ const start = (options: BeaconOptions): Beacon => {
       report('error', toErrorReport('manual', error));
     }),
   );
-  for (const capture of options.capture || []) stoppers.push(monitor(capture)(context) || noop);
+  // What each capture returns removes what it installed (a capture that only listens returns nothing).
+  const stoppers = (options.capture || []).map((capture) => monitor(capture)(context));
 
   return {
     captureError: /* @__PURE__ */ monitor((error: unknown) => report('error', toErrorReport('manual', error))),
@@ -170,7 +169,7 @@ const start = (options: BeaconOptions): Beacon => {
       await onTimer();
     },
     stop: /* @__PURE__ */ monitor(() => {
-      for (const stop of stoppers.splice(0)) monitor(stop)();
+      for (const stop of stoppers.splice(0)) if (stop) monitor(stop)();
       for (const [type, listener, capture] of context._listeners.splice(0)) removeEventListener(type, listener, capture);
       flush();
     }),
