@@ -14,8 +14,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   store: ['core'],
   agents: ['core'],
   check: ['core'],
-  // Alert delivery (docs/alerts.md): the channels' I/O over core/alerts/'s rules; rules and outbox build on it.
-  alerts: ['core'],
+  // Alert delivery (docs/alerts.md): the channels' I/O over core/alerts/'s rules, and the outbox's delivery from the store.
+  alerts: ['core', 'store'],
   http: ['core', 'schemas', 'store'],
   openapi: ['core', 'schemas', 'http'],
   // The read views between a route and the store (one function per view).
@@ -23,7 +23,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   routes: ['core', 'schemas', 'store', 'http', 'openapi', 'agents', 'reads'],
   'app.ts': ['core', 'schemas', 'store', 'http', 'routes', 'agents'],
   'listen.ts': ['http'],
-  cli: ['core', 'schemas', 'store', 'agents', 'check', 'app.ts', 'listen.ts'],
+  cli: ['core', 'schemas', 'store', 'agents', 'check', 'alerts', 'app.ts', 'listen.ts'],
   'main.ts': ['cli'],
   'cli.ts': ['cli', 'main.ts'],
   'serveThread.ts': ['main.ts'],

@@ -53,8 +53,17 @@ export const readServeOptions = ({ values, source }: Parsed<typeof SERVE_FLAGS>,
   if (values.sync && source('sync') == '--sync' && isPostgresUrl(database)) {
     throw new UsageError('--sync is for SQLite files; with --database-url, PostgreSQL\'s synchronous_commit decides');
   }
+  if (!!values['smtp-url'] != !!values['mail-from']) throw new UsageError('--smtp-url and --mail-from go together');
+  let mail: { smtpUrl: string; from: string } | undefined;
+  if (values['smtp-url']) {
+    const protocol = URL.canParse(values['smtp-url']) ? new URL(values['smtp-url']).protocol : undefined;
+    if (protocol != 'smtp:' && protocol != 'smtps:') throw new UsageError(`${source('smtp-url')} is smtp://user:pass@host:port or smtps://...`);
+    mail = { smtpUrl: values['smtp-url'], from: values['mail-from']! };
+  }
   return {
     port,
+    mail,
+    allowPrivateWebhooks: Boolean(values['allow-private-webhooks']),
     host: values.host || '127.0.0.1',
     rateLimits: { ...rate('rate-limit'), ...rate('site-rate-limit') },
     maxConnectionsPerClient,

@@ -13,6 +13,8 @@ import type { Store } from '../store/contract';
 import { openStore } from '../store/openStore';
 import type { Sync } from '../store/sqlite/openConnection';
 import { startRetention } from '../store/startRetention';
+import { createMailer } from '../alerts/sendEmail';
+import { startAlertDelivery } from '../alerts/startAlertDelivery';
 import { startSaltPruning } from '../store/startSaltPruning';
 
 /**
@@ -60,7 +62,7 @@ export const serve = defineCommand({
   flags: SERVE_FLAGS,
   run: async (parsed, io) => {
     const { values } = parsed;
-    const { port, host, rateLimits, maxConnectionsPerClient, tls, minimumStatus, sync, database, ingestUrl, retentionDays, ...options } =
+    const { port, host, rateLimits, maxConnectionsPerClient, tls, minimumStatus, sync, database, ingestUrl, retentionDays, mail, allowPrivateWebhooks, ...options } =
       readServeOptions(parsed, io);
     // One line per schema version applied on open: an upgrade says what it did to the database.
     const store = await openWritableStore(database, sync, (version) => {
@@ -80,6 +82,13 @@ export const serve = defineCommand({
     // Visitor salts older than yesterday go even when no report arrives (docs/visitors.md, "The salt").
     const saltPruning = startSaltPruning(store.visitorSalts, { onError: logError });
     let publicUrl = options.publicUrl ?? '';
+    // Alerts the ingest transactions wrote to the outbox, sent within a second or two (docs/alerts.md, "Delivery").
+    const alertDelivery = startAlertDelivery(store, {
+      mailer: mail && createMailer(mail.smtpUrl, mail.from),
+      publicUrl: () => publicUrl,
+      webhooks: { allowPrivate: allowPrivateWebhooks },
+      onError: logError,
+    });
     const app = createCollector({
       store,
       beaconFile: BEACON_FILE,
@@ -149,6 +158,7 @@ export const serve = defineCommand({
       clearInterval(closeIdle);
       await retention?.stop();
       await saltPruning.stop();
+      await alertDelivery.stop();
       if (values.demo) await store.users.remove(DEMO_USER_EMAIL).catch(logError);
       await store.close();
       process.exit(0);

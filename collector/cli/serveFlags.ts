@@ -94,6 +94,20 @@ export const SERVE_FLAGS = {
       'deletes reports received, and performance sessions last updated, more than N days ago: at start and every minute, ' +
       "1,000 rows per transaction, the summary's aggregates updated in the same transaction (see [Retention](#retention))",
   },
+  'smtp-url': {
+    type: 'string',
+    value: 'URL',
+    env: 'SITEBEACON_SMTP_URL',
+    help:
+      'the mail server alerts are sent through: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465`; ' +
+      'goes with `--mail-from` (see [docs/alerts.md](docs/alerts.md))',
+  },
+  'mail-from': { type: 'string', value: 'ADDRESS', env: 'SITEBEACON_MAIL_FROM', help: "alert mail's `From`, such as `sitebeacon <alerts@shop.example>`" },
+  'allow-private-webhooks': {
+    type: 'boolean',
+    env: 'SITEBEACON_ALLOW_PRIVATE_WEBHOOKS',
+    help: 'lets alert webhooks post to private, loopback and link-local addresses (refused by default: a site user could reach the internal network)',
+  },
   ...DATABASE_FLAGS,
   json: {
     type: 'boolean',

@@ -1,6 +1,7 @@
 import type { CspReportStore } from './contract/cspReports';
 import type { ErrorReportStore } from './contract/errorReports';
 import type { ActionStore, CspProjectStore, ServerAgentStore, WordPressStore } from './contract/integrations';
+import type { AlertStore } from './contract/alerts';
 import type { IssueStore } from './contract/issues';
 import type { PerformanceSessionStore } from './contract/performanceSessions';
 import type { RetentionStore } from './contract/retention';
@@ -46,6 +47,8 @@ export interface Store {
   performance: PerformanceSessionStore;
   /** Error groups with a lifecycle (docs/issues.md). */
   issues: IssueStore;
+  /** Alert rules and the outbox of their deliveries (docs/alerts.md). */
+  alerts: AlertStore;
   /** Source maps by release and script URL (docs/source-maps.md). */
   sourceMaps: SourceMapStore;
   wordpress: WordPressStore;

@@ -8,6 +8,7 @@ import { createPool } from './postgres/pool';
 import { postgresPerformance } from './postgres/performance';
 import { postgresPerformanceReads } from './postgres/performanceReads';
 import { postgresReportReads } from './postgres/reportReads';
+import { postgresAlerts } from './postgres/alerts';
 import { postgresIssues } from './postgres/issues';
 import { postgresReports } from './postgres/reports';
 import { postgresRetention } from './postgres/retention';
@@ -54,6 +55,7 @@ export const createPostgresStore = async ({
   const { wordpress, actions, cspProjects, agents } = postgresIntegrations(pool, write);
   const { users, sessions } = postgresUsers(pool);
   const issues = postgresIssues(pool, write);
+  const alerts = postgresAlerts(pool, write);
   // Every member named where it is made (not spread from halves), so that an editor's
   // implementation search on a Store method lands here, one jump from the code that runs.
   return withConnectionFaults({
@@ -96,6 +98,15 @@ export const createPostgresStore = async ({
       events: issues.events,
       tags: issues.tags,
       trends: issues.trends,
+    },
+    alerts: {
+      addRule: alerts.addRule,
+      rules: alerts.rules,
+      removeRule: alerts.removeRule,
+      setEmailAlerts: alerts.setEmailAlerts,
+      claimDue: alerts.claimDue,
+      record: alerts.record,
+      deliveries: alerts.deliveries,
     },
     sourceMaps: postgresSourceMaps(pool, write),
     retention: postgresRetention(pool),

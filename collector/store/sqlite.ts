@@ -1,4 +1,5 @@
 import type { Store } from './contract';
+import { sqliteAlerts } from './sqlite/alerts';
 import { createGroupCommit, type Write } from './sqlite/groupCommit';
 import { sqliteIntegrations } from './sqlite/integrations';
 import { sqliteIssueUpdate } from './sqlite/issues';
@@ -74,6 +75,7 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
   const { wordpress, actions, cspProjects, agents } = sqliteIntegrations(db, write);
   const { users, sessions } = sqliteUsers(db);
   const sessionWrites = sqlitePerformance(db, queue);
+  const alerts = sqliteAlerts(db, write);
   // Every member named where it is made (not spread from halves), so that an editor's
   // implementation search on a Store method lands here, one jump from the code that runs.
   return {
@@ -118,6 +120,15 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
       trends: reads.issues.trends,
     },
     sourceMaps: sqliteSourceMaps(db, write),
+    alerts: {
+      addRule: alerts.addRule,
+      rules: alerts.rules,
+      removeRule: alerts.removeRule,
+      setEmailAlerts: alerts.setEmailAlerts,
+      claimDue: alerts.claimDue,
+      record: alerts.record,
+      deliveries: alerts.deliveries,
+    },
     retention: sqliteRetention(db, write),
     visitorSalts: sqliteVisitorSalts(db, write),
     users,

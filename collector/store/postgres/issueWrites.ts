@@ -1,5 +1,8 @@
 import type { NewErrorReport } from '../../core/records';
+import type { IssueTrigger } from '../../core/alerts/outboxPlan';
+import { issueAlertKind } from '../../core/alerts/rules';
 import { occurIssue, type IssueLifecycleState, type IssueOccurrence } from '../../core/issueLifecycle';
+import { writeOutbox } from './alertOutbox';
 import { ISSUE_COLUMNS, issueFromRow, issueValues, type IssueRow } from '../issueRows';
 import type { Client } from './pool';
 import { columns, param } from './rows';
@@ -38,7 +41,9 @@ const UPDATE_ISSUES = `UPDATE issues SET ${ISSUE_COLUMNS.slice(2).map((column) =
  * Folds a batch's error reports into their issues (docs/issues.md) in the transaction that stores
  * them, as sqlite/issueWrites.ts does in the writer thread: each release first seen is recorded in
  * `site_releases` (its identity is the order regressions compare), every issue touched is locked,
- * each report applied by core/issueLifecycle.ts `occurIssue`, and each issue written once.
+ * each report applied by core/issueLifecycle.ts `occurIssue`, and each issue written once. A fold
+ * that makes a new issue or a regression writes its alerts to the outbox in the same transaction
+ * (alertOutbox.ts; docs/alerts.md, "The outbox").
  *
  * @example
  * await writeIssues(client, [[siteKey, occurrenceOf(report, receivedAt)]]);
@@ -73,10 +78,15 @@ export const writeIssues = async (client: Client, occurrences: IssueOccurrences)
     for (const row of found.rows) order.set(`${row.site_key}\n${row.release}`, Number(row.id));
   }
 
+  const triggers: IssueTrigger[] = [];
   for (const [siteKey, occurrence] of occurrences) {
     const entry = states.get(`${siteKey}\n${occurrence.fingerprint}`)!;
-    entry.state = occurIssue(entry.state, occurrence, (release) => order.get(`${siteKey}\n${release}`));
+    const before = entry.state;
+    entry.state = occurIssue(before, occurrence, (release) => order.get(`${siteKey}\n${release}`));
+    const kind = issueAlertKind(before, entry.state);
+    if (kind) triggers.push({ siteKey, kind, state: entry.state });
   }
   const values = byKey(states).map(([, { siteKey, state }]) => issueValues(siteKey, state!).map(param));
   await client.query({ name: 'update_issues', text: UPDATE_ISSUES, values: columns(values, ISSUE_COLUMNS.length) });
+  await writeOutbox(client, triggers, Date.now());
 };

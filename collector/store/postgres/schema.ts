@@ -1,5 +1,6 @@
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
+import { ALERTS_MIGRATION } from './alertSchema';
 import { ISSUES_MIGRATION } from './issueSchema';
 import { POSTGRES_SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
 
@@ -209,4 +210,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
   ISSUES_MIGRATION,
   // 9: source maps (docs/source-maps.md, "Uploading maps"), as the SQLite store's version 14.
   POSTGRES_SOURCE_MAPS_MIGRATION,
+  // 10: alerts (docs/alerts.md), as the SQLite store's version 15.
+  ALERTS_MIGRATION,
 ];

@@ -1,5 +1,8 @@
 import type { Database } from 'better-sqlite3';
+import type { IssueTrigger } from '../../core/alerts/outboxPlan';
+import { issueAlertKind } from '../../core/alerts/rules';
 import { occurIssue, type IssueLifecycleState } from '../../core/issueLifecycle';
+import { createOutboxWriter } from './alertOutbox';
 import { ERROR_ROW, type ErrorRow } from './errorRows';
 import { ISSUE_COLUMNS, issueFromRow, issueValues, type IssueRow } from '../issueRows';
 import { positionalInsertSql } from './rows';
@@ -8,6 +11,8 @@ import { positionalInsertSql } from './rows';
 export interface IssueGroup {
   states: Map<string, { siteKey: string; state: IssueLifecycleState }>;
   releases: Map<string, number | undefined>;
+  /** The folds that alert (a new issue, a regression), in order: the outbox's (alertOutbox.ts). */
+  triggers: IssueTrigger[];
 }
 
 /**
@@ -15,7 +20,8 @@ export interface IssueGroup {
  * into its issue by core/issueLifecycle.ts `occurIssue`, in memory over a group commit, and each
  * issue touched is written once at its end, as the per-day aggregates are (reportWrites.ts). A
  * report's release is recorded in `site_releases` the first time the site sends it: its rowid is
- * the order regressions compare.
+ * the order regressions compare. A fold that makes a new issue or a regression writes its alerts to
+ * the outbox in the same transaction (docs/alerts.md, "The outbox").
  *
  * @example
  * const issues = createIssueWriter(db);
@@ -28,6 +34,7 @@ export const createIssueWriter = (db: Database) => {
   const addRelease = db.prepare('INSERT INTO site_releases (site_key, release, first_seen) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const selectRelease = db.prepare<[string, string], number>('SELECT id FROM site_releases WHERE site_key = ? AND release = ?').pluck();
   const upsertIssue = db.prepare(positionalInsertSql('issues', ISSUE_COLUMNS).replace(/^INSERT/, 'INSERT OR REPLACE'));
+  const outbox = createOutboxWriter(db);
 
   const orderOf = (siteKey: string, group: IssueGroup) => (release: string) => {
     const key = `${siteKey}\n${release}`;
@@ -36,7 +43,7 @@ export const createIssueWriter = (db: Database) => {
   };
 
   return {
-    newGroup: (): IssueGroup => ({ states: new Map(), releases: new Map() }),
+    newGroup: (): IssueGroup => ({ states: new Map(), releases: new Map(), triggers: [] }),
     /** Folds one stored report (an ErrorRow, received at `at`) into its issue. */
     occur(siteKey: string, row: ErrorRow, at: number, group: IssueGroup) {
       const fingerprint = row[ERROR_ROW.fingerprint] as string;
@@ -61,10 +68,13 @@ export const createIssueWriter = (db: Database) => {
         orderOf(siteKey, group),
       );
       group.states.set(key, { siteKey, state });
+      const kind = issueAlertKind(stored, state);
+      if (kind) group.triggers.push({ siteKey, kind, state });
     },
-    /** Writes each issue the group touched. */
-    flush(group: IssueGroup) {
+    /** Writes each issue the group touched, and the alerts its folds gave; the outbox rows written. */
+    flush(group: IssueGroup): number {
       for (const { siteKey, state } of group.states.values()) upsertIssue.run(issueValues(siteKey, state));
+      return outbox.write(group.triggers, Date.now());
     },
   };
 };

@@ -3,6 +3,7 @@ import { blockedHostOf } from '../../core/blockedHost';
 import { fingerprintOf } from '../../core/fingerprint';
 import { DEFAULT_SITE_KEY, type ErrorReport } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
+import { ALERTS_MIGRATION } from './alertSchema';
 import { ISSUES_MIGRATION } from './issueSchema';
 import { SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
 
@@ -267,6 +268,7 @@ const migrations: Array<string | ((db: Database) => void)> = [
   ISSUES_MIGRATION,
   // 14: source maps by site, release and script URL (docs/source-maps.md, "Uploading maps").
   SOURCE_MAPS_MIGRATION,
+  ALERTS_MIGRATION, // 15: alerts (docs/alerts.md): rules, the outbox the ingest transaction writes, users' alert mail.
 ];
 
 /** The schema version this collector writes: how many migrations it knows. */

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../store/contract';
 import { seedStore } from '../seed';
+import { describeAlertsContract } from './alerts.contract';
 import { describeCspReportsContract } from './cspReports.contract';
 import { describeDashboardReadsContract } from './dashboardReads.contract';
 import { describeErrorReportsContract } from './errorReports.contract';
@@ -74,4 +75,5 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
     describeIssuesContract(test);
     describeIssueListsContract(test);
     describeSourceMapsContract(test);
+    describeAlertsContract(test);
   });

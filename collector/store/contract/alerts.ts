@@ -1,0 +1,52 @@
+import type { Alert } from '../../core/alerts/alert';
+import type { DeliveryOutcome } from '../../core/alerts/outcome';
+import type { AlertChannel, AlertRule, RuleKind } from '../../core/alerts/rules';
+
+/** A delivery's state (docs/alerts.md, "The outbox"). */
+export type DeliveryStatus = 'pending' | 'sent' | 'retrying' | 'failed';
+
+/** One outbox row: one alert to one channel; `id` is its idempotency key. */
+export interface OutboxRow {
+  id: string;
+  site_key: string;
+  rule: string;
+  fingerprint: string | null;
+  channel: AlertChannel;
+  payload: Alert;
+  status: DeliveryStatus;
+  tries: number;
+  next_attempt_at: number | null;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/** A delivery as the deliveries list shows it: the channel without its secret. */
+export type DeliveryView = Omit<OutboxRow, 'channel' | 'payload'> & { kind: Alert['kind']; channel: { type: 'email'; to: string } | { type: 'webhook'; url: string } };
+
+/**
+ * Alert rules and the outbox (docs/alerts.md). The outbox is written by the ingest transaction
+ * that stores a report whose fold made a new issue or a regression (both stores' report writes);
+ * here it is claimed and its outcomes recorded by the delivery (alerts/startAlertDelivery.ts).
+ */
+export interface AlertStore {
+  /** Stores a rule; rejects with UnknownSiteError for an unknown site. */
+  addRule(siteKey: string, rule: { kind: RuleKind; channels: AlertChannel[]; cooldown_minutes: number }): Promise<AlertRule>;
+  /** The site's rules, oldest first, with their channels as stored (secrets included: use ruleView to show them). */
+  rules(siteKey: string): Promise<AlertRule[]>;
+  /** Removes the site's rule; false when it has none with this id. */
+  removeRule(siteKey: string, id: number): Promise<boolean>;
+  /** Turns a dashboard user's alert mail on or off (off for every user until set); false for an unknown email. */
+  setEmailAlerts(email: string, on: boolean): Promise<boolean>;
+  /**
+   * Takes up to `limit` deliveries due at `now` (pending or retrying, `next_attempt_at <= now`),
+   * oldest first, and moves their `next_attempt_at` to `now + leaseMs`: a process that dies while
+   * sending leaves them to be tried again then. On PostgreSQL rows another process is claiming are
+   * skipped (FOR UPDATE SKIP LOCKED): each due row goes to one claimant.
+   */
+  claimDue(now: number, options: { limit: number; leaseMs: number }): Promise<OutboxRow[]>;
+  /** Records one try's outcome: sent; retrying until `nextAttemptAt`; failed when undefined after a retry or a fail. */
+  record(id: string, outcome: DeliveryOutcome, now: number, nextAttemptAt: number | undefined): Promise<void>;
+  /** A site's outbox rows, newest first. */
+  deliveries(siteKey: string, options: { limit: number }): Promise<OutboxRow[]>;
+}
