@@ -41,6 +41,7 @@ export interface IssueChange {
 
 /** The reports an issue list or breakdown counts: a range, and filters on each report's fields. */
 export interface IssueReportFilter {
+  /** The range of `received_at`, both ends included. */
   since?: number | undefined;
   until?: number | undefined;
   /** Exact page URL. */
@@ -93,13 +94,17 @@ export interface IssueEvent extends StoredErrorReport {
 export interface IssueStore {
   /** Issues with a report in the filtered range, sorted (ties by fingerprint), one page of `limit`. */
   list(siteKey: string, options: IssueListOptions): Promise<{ rows: IssueListRow[]; next_cursor: string | null }>;
-  /** One issue's state, or undefined when the site has no report of that fingerprint. */
+  /**
+   * One issue's state, or undefined when the site never had a report of that fingerprint: an issue
+   * outlives its reports (docs/retention.md, "Issues outlive their reports"). `status` is as stored:
+   * readers show core/issueLifecycle.ts `statusAt(state, now)`, which `list` filters by.
+   */
   get(siteKey: string, fingerprint: string): Promise<IssueState | undefined>;
   /** Applies the owner's change (core/issueLifecycle.ts `changeIssue`); resolves to the new state, or undefined for an unknown issue. */
   update(siteKey: string, fingerprint: string, change: IssueChange): Promise<IssueState | undefined>;
   /** The issue's reports, newest first, `limit` per page. */
   events(siteKey: string, fingerprint: string, options: { cursor?: string | undefined; limit: number }): Promise<{ rows: IssueEvent[]; next_cursor: string | null }>;
-  /** The issue's filtered reports counted by browser, OS, device, page and release: the `limit` most frequent of each. */
+  /** The issue's filtered reports counted by browser, OS, device, page and release: the `limit` most frequent of each ('' where absent). */
   tags(siteKey: string, fingerprint: string, options: IssueReportFilter & { limit: number }): Promise<Record<'browser' | 'os' | 'device' | 'page' | 'release', FieldCount[]>>;
   /** Occurrences per bucket of `bucketMs` (an hour or a day) from `since` to `until`, for these fingerprints (the list's trends). */
   trends(siteKey: string, fingerprints: readonly string[], options: IssueReportFilter & { since: number; until: number; bucketMs: number }): Promise<Map<string, number[]>>;
