@@ -24,6 +24,7 @@ import { openApiRoutes } from './routes/openapi';
 import { performanceSessionRoutes } from './routes/performanceSessions';
 import { insightRoutes } from './routes/insights';
 import { issueRoutes } from './routes/issues';
+import { sourceMapRoutes } from './routes/sourceMaps';
 import { readApiRoutes } from './routes/readApi';
 import { serverAgentRoutes } from './routes/serverAgents';
 import { sessionRoutes } from './routes/session';
@@ -109,6 +110,7 @@ export const collectorRoutes = (
     ...readApiRoutes({ store }),
     ...insightRoutes({ store }),
     ...issueRoutes({ store }),
+    ...sourceMapRoutes({ store }),
     ...siteSetupRoutes({ store, links, beaconFile, scripts }),
     ...sessionRoutes({ store, links, trustProxy: options.trustProxy ?? false }),
     ...verifyApiKeyRoutes({ store }),

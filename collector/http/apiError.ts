@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'unknown_agent'
   | 'unknown_error_group'
   | 'unknown_issue'
+  | 'invalid_source_map'
   | 'not_found'
   | 'method_not_allowed'
   | 'origin_not_in_site'

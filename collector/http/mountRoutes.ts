@@ -41,7 +41,7 @@ const handleAs = async (route: Route, event: H3Event, caller: Caller, { checkAns
   const query = route.query ? await validateQuery(event, route.query) : undefined;
   const body = route.body
     ? await validateBody(
-        await readJsonBody(event, { mediaTypes: route.body.mediaTypes ?? ['application/json'] }),
+        await readJsonBody(event, { mediaTypes: route.body.mediaTypes ?? ['application/json'], limit: route.body.maxBytes }),
         route.body.schema,
         route.body.invalidCode ?? 'invalid_request',
       )

@@ -96,6 +96,8 @@ export interface BodyDeclaration<Body> {
   invalidCode?: 'invalid_request' | 'invalid_report';
   /** The documented schema, when the validating one is not expressible as JSON Schema. */
   jsonSchema?: Json;
+  /** The largest body read, in bytes (413 above it); default readJsonBody.ts's MAX_BODY_BYTES, a report batch's. */
+  maxBytes?: number;
 }
 
 /**

@@ -33,7 +33,7 @@ const impliedAnswers = (route: Route): Record<number, ResponseDoc | undefined> =
   ...(route.body
     ? {
         400: `invalid_json, or ${route.body.invalidCode ?? 'invalid_request'}: the body does not validate`,
-        413: `payload_too_large: over ${MAX_BODY_BYTES / 1024} KiB`,
+        413: `payload_too_large: over ${(route.body.maxBytes ?? MAX_BODY_BYTES) / 1024} KiB`,
         415: 'unsupported_media_type',
       }
     : {}),

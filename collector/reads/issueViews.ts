@@ -8,8 +8,11 @@ import type { Store } from '../store/contract';
 import type { IssueReportFilter, IssueState, IssueStore } from '../store/contract/issues';
 import { rangeOf } from './range';
 
-/** What the issues views read: the issues, the reports (a resource's URL) and the performance sessions (page views). */
-export type IssueReads = Pick<Store, 'errors' | 'performance'> & { issues: IssueStore };
+/**
+ * What the issues views read: the issues, the reports (a resource's URL), the performance sessions
+ * (page views) and the source maps (events' frames).
+ */
+export type IssueReads = Pick<Store, 'errors' | 'performance' | 'sourceMaps'> & { issues: IssueStore };
 
 /** The range and report filters of an issues query (schemas/issueQuery.ts), as parsed. */
 export interface IssueFilterQuery {

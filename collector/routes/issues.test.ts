@@ -176,7 +176,7 @@ describe('the issues API', { timeout: 30_000 }, () => {
     expect(await (await patch(fp(TYPE_ERROR), { status: 'unresolved' })).json()).toMatchObject({ status: 'unresolved', ignore_until: null });
   });
 
-  test('one issue, its events (newest first, frames empty) and its tags', async () => {
+  test('one issue, its events (newest first, frames parsed, unmapped without a map: no_map) and its tags', async () => {
     const thrown = { ...TYPE_ERROR, stack: 'TypeError: cart is undefined\n    at pay (https://shop.example/app.js:1:2)' };
     const fingerprint = fp(thrown);
     await report({ ...thrown, release: '1.0', environment: 'production' }, FIREFOX);
@@ -185,7 +185,8 @@ describe('the issues API', { timeout: 30_000 }, () => {
     expect(issue).toMatchObject({ fingerprint, occurrences: 2, visitors: 2, page_views_share: 0, resolved_in: null, ignore_until_count: null, ignore_until: null });
     const events = await json<{ items: Array<Record<string, unknown>>; next_cursor: string | null }>(`/${fingerprint}/events?limit=1`);
     expect(events.items).toEqual([
-      expect.objectContaining({ release: '1.1', environment: null, os: 'iOS', device: 'mobile', message: 'cart is undefined', count: 1, frames: [], page_url: `${SHOP}/cart` }),
+      expect.objectContaining({ release: '1.1', environment: null, os: 'iOS', device: 'mobile', message: 'cart is undefined', count: 1, page_url: `${SHOP}/cart`,
+        frames: [{ raw: 'at pay (https://shop.example/app.js:1:2)', file: 'https://shop.example/app.js', line: 1, column: 2, function: 'pay', original: null, unmapped: 'no_map', in_app: true }] }),
     ]);
     const older = await json<{ items: Array<Record<string, unknown>>; next_cursor: string | null }>(`/${fingerprint}/events?limit=1&cursor=${events.next_cursor}`);
     expect(older.items).toEqual([expect.objectContaining({ release: '1.0', environment: 'production', browser: 'Firefox', stack: expect.stringContaining('at pay') })]);

@@ -83,7 +83,7 @@ export const issueRoutes = ({ store }: { store: IssueReads }) => [
     method: 'GET',
     path: `${PATH}/:fingerprint/events`,
     tag: TAG,
-    summary: "The issue's reports, newest first: page, client, release, environment, message, stack and count (frames empty until source maps)",
+    summary: "The issue's reports, newest first: page, client, release, environment, message, stack, count and frames mapped by the release's source maps",
     auth: 'siteApiKey',
     heavyRead: true,
     query: IssueEventsQuerySchema,

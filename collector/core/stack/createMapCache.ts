@@ -40,6 +40,8 @@ export const createMapCache = ({ maxChars }: { maxChars: number }) => {
       }
       return map;
     },
+    /** Whether `key` is kept (a caller loading texts ahead skips it), without making it recently used. */
+    has: (key: string) => entries.has(key),
     /** The number of maps kept and the total length of their texts. */
     size: () => ({ maps: entries.size, chars: total }),
   };

@@ -60,14 +60,32 @@ export const IssueSchema = v.object({
   ignore_until: v.pipe(v.nullable(IsoTimeSchema), v.description('Ignored until this time, or null')),
 });
 
-/** One stack frame (the source maps' work fills these). */
+const line = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+/** One stack frame, as the engine wrote it and as its source map says (docs/source-maps.md, "Frames"). */
 export const IssueFrameSchema = v.object({
-  raw: v.string(),
+  raw: v.pipe(v.string(), v.description("The stack's line")),
   file: nullableText,
   line: v.nullable(v.number()),
   column: v.nullable(v.number()),
   function: nullableText,
-  in_app: v.boolean(),
+  original: v.pipe(
+    v.nullable(
+      v.object({
+        file: v.pipe(v.string(), v.description("The map's source, leading ./ and ../ removed")),
+        line,
+        column: line,
+        function: v.pipe(nullableText, v.description("The name the caller's call site maps to")),
+        context: v.nullable(v.object({ pre: v.array(v.string()), line: v.string(), post: v.array(v.string()) })),
+      }),
+    ),
+    v.description('Where the frame is in the code as written, from the release\'s source map; null when `unmapped` says why'),
+  ),
+  unmapped: v.pipe(
+    v.nullable(v.picklist(['no_release', 'no_map', 'outside_map', 'map_invalid'])),
+    v.description('Why the frame has no original position (docs/source-maps.md, "Why a frame is not mapped")'),
+  ),
+  in_app: v.pipe(v.boolean(), v.description("Whether the frame is the site's own code")),
 });
 
 /** One report of an issue, as `GET .../issues/{fingerprint}/events` lists it. */
@@ -85,7 +103,7 @@ export const IssueEventSchema = v.object({
   count: v.pipe(CountSchema, v.description('Occurrences the report stands for (1 unless the beacon folded repeats)')),
   frames: v.pipe(
     v.array(IssueFrameSchema),
-    v.description("The stack's frames: empty for now; they come, mapped to the original sources, with source maps"),
+    v.description("The stack's frames, innermost call first, each mapped to the code as written by the report's release's source maps"),
   ),
 });
 
