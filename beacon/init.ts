@@ -154,12 +154,7 @@ const start = (options: BeaconOptions): Beacon => {
   // The beacon's own contained errors: the first is reported, so that a beacon broken on some
   // page says so instead of going quiet (lib/monitor.ts).
   // Its stack, into the beacon's code, tells it apart; the next ones are contained silently.
-  whenContained(
-    monitor((error: unknown) => {
-      whenContained(noop);
-      report('error', toErrorReport('manual', error));
-    }),
-  );
+  whenContained(monitor((error: unknown) => report('error', toErrorReport('manual', error))));
   // What each capture returns removes what it installed (a capture that only listens returns nothing).
   const stoppers = (options.capture || []).map((capture) => monitor(capture)(context));
 

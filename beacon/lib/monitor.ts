@@ -7,11 +7,12 @@ const noop = () => {};
 let onContained: (error: unknown) => void = noop;
 
 /**
- * Sets what monitor() does with an error it contained: `init()` reports the first one as the
- * beacon's own error, so a beacon broken on some page says so instead of going quiet. The handler
- * must not throw (init guards it with monitor() itself, and reports once). The last `init()` of a
- * page sets it. In sitebeacon/playwright's build every contained error goes to the test instead
- * (playwright/page/fixtureBeacon.ts listens at the symbol), which fails on the beacon's own errors.
+ * Sets what monitor() does with the next error it contains, once: `init()` reports it as the
+ * beacon's own error, so a beacon broken on some page says so instead of going quiet, and the
+ * ones after it are contained silently. The handler must not throw (init guards it with monitor()
+ * itself). The last `init()` of a page sets it. In sitebeacon/playwright's build every contained
+ * error goes to the test instead (playwright/page/fixtureBeacon.ts listens at the symbol), which
+ * fails on the beacon's own errors.
  *
  * @example
  * whenContained((error) => console.warn('sitebeacon', error));
@@ -20,10 +21,16 @@ export const whenContained = (handler: (error: unknown) => void) => {
   onContained = handler;
 };
 
-const contain = (error: unknown) =>
-  __SITEBEACON_FIXTURE__
-    ? (globalThis as unknown as Record<symbol, ((error: unknown) => void) | undefined>)[Symbol.for('sitebeacon.contained')]?.(error)
-    : onContained(error);
+const contain = (error: unknown) => {
+  if (__SITEBEACON_FIXTURE__) {
+    (globalThis as unknown as Record<symbol, ((error: unknown) => void) | undefined>)[Symbol.for('sitebeacon.contained')]?.(error);
+  } else {
+    // Once: the handler is reset before it runs.
+    const handler = onContained;
+    onContained = noop;
+    handler(error);
+  }
+};
 
 /**
  * Wraps a callback the beacon installs (listener, timer, network callback) so that nothing it
