@@ -98,15 +98,14 @@ const start = (options: BeaconOptions): Beacon => {
   const flush = (atExit?: boolean) => {
     // clearTimeout returns undefined: the timer is cleared and forgotten in one statement.
     timer = clearTimeout(timer) as undefined;
-    const send = (kind: ReportKind, body: string, key?: string) => transport(endpoints[kind], body, atExit, key);
     // Errors go in arrays; a CSP report (the CSP2 shape is one report) and a session go alone,
     // a session keyed by its id: a newer snapshot supersedes an unsent older one.
     const errorReports: Queued[] = [];
     const sent = [];
     for (const [kind, report] of Object.values(queued))
-      kind == 'error' ? errorReports.push(report) : sent.push(send(kind, toWireJson(report, kind == 'performance'), report.session_id));
+      kind == 'error' ? errorReports.push(report) : sent.push(transport(kind, toWireJson(report, kind == 'performance'), atExit, report.session_id));
     queued = {};
-    if (errorReports[0]) for (const body of batches(errorReports, MAX_BODY_BYTES)) sent.push(send('error', body));
+    if (errorReports[0]) for (const body of batches(errorReports, MAX_BODY_BYTES)) sent.push(transport('error', body, atExit));
     return Promise.all(sent);
   };
 

@@ -1,6 +1,10 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import type { Endpoints } from './config';
 import { createTransport, KEEPALIVE_QUOTA, type TransportState } from './transport';
+
+/** Three endpoints to tell the sends apart by their URL. */
+const endpoints: Endpoints = { error: 'https://in.example/api/e', csp: 'https://in.example/api/c', performance: 'https://in.example/api/p' };
 
 const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
 const answer = (status: number, headers: Record<string, string> = {}) => Promise.resolve(new Response(null, { status, headers }));
@@ -17,8 +21,8 @@ afterEach(() => {
 
 test('5xx and network failures are retried with exponential backoff, at most 5 attempts', async () => {
   fetchMock.mockImplementation(() => Promise.reject(new TypeError('Failed to fetch')));
-  const transport = createTransport({});
-  await transport('https://in.example/api/x', '[]', false);
+  const transport = createTransport({ _endpoints: endpoints });
+  await transport('error', '[]', false);
   const attemptTimes = [Date.now()];
   for (let i = 0; i < 10; i++) {
     const before = fetchMock.mock.calls.length;
@@ -35,45 +39,45 @@ test('5xx and network failures are retried with exponential backoff, at most 5 a
 
 test('429 is retried after its Retry-After, and other sends wait for it too', async () => {
   fetchMock.mockImplementationOnce(() => answer(429, { 'retry-after': '30' })).mockImplementation(() => answer(202));
-  const transport = createTransport({});
-  await transport('https://in.example/api/a', '["a"]', false);
-  transport('https://in.example/api/b', '["b"]', false);
+  const transport = createTransport({ _endpoints: endpoints });
+  await transport('error', '["a"]', false);
+  transport('csp', '["b"]', false);
   await vi.advanceTimersByTimeAsync(29_000);
   expect(fetchMock).toHaveBeenCalledTimes(1);
   await vi.advanceTimersByTimeAsync(1_100);
-  expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['https://in.example/api/a', 'https://in.example/api/a', 'https://in.example/api/b']);
+  expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['https://in.example/api/e', 'https://in.example/api/e', 'https://in.example/api/c']);
 });
 
 test('a 4xx other than 429 is given up at once', async () => {
   fetchMock.mockImplementation(() => answer(400));
-  const transport = createTransport({});
-  await transport('https://in.example/api/x', '[]', false);
+  const transport = createTransport({ _endpoints: endpoints });
+  await transport('error', '[]', false);
   await vi.advanceTimersByTimeAsync(300_000);
   expect(fetchMock).toHaveBeenCalledTimes(1);
 });
 
 test('once blocked, nothing is sent and nothing waiting is retried', async () => {
   fetchMock.mockImplementation(() => answer(503));
-  const state: TransportState = {};
+  const state: TransportState = { _endpoints: endpoints };
   const transport = createTransport(state);
-  await transport('https://in.example/api/x', '[]', false);
+  await transport('error', '[]', false);
   state._blocked = true;
-  transport('https://in.example/api/x', '[]', false);
+  transport('error', '[]', false);
   await vi.advanceTimersByTimeAsync(300_000);
   expect(fetchMock).toHaveBeenCalledTimes(1);
 });
 
 test('a session snapshot is not retried once a newer one of the same session was sent', async () => {
   fetchMock.mockImplementationOnce(() => answer(500)).mockImplementation(() => answer(202));
-  const transport = createTransport({});
-  await transport('https://in.example/api/p', '{"LCP":1}', false, 'session-1');
+  const transport = createTransport({ _endpoints: endpoints });
+  await transport('performance', '{"LCP":1}', false, 'session-1');
   await vi.advanceTimersByTimeAsync(5_000);
   const bodies = () => fetchMock.mock.calls.map(([, init]) => init.body);
   // The retry went out, since nothing newer existed...
   expect(bodies()).toEqual(['{"LCP":1}', '{"LCP":1}']);
   fetchMock.mockImplementationOnce(() => answer(500));
-  await transport('https://in.example/api/p', '{"LCP":2}', false, 'session-1');
-  await transport('https://in.example/api/p', '{"LCP":3}', false, 'session-1');
+  await transport('performance', '{"LCP":2}', false, 'session-1');
+  await transport('performance', '{"LCP":3}', false, 'session-1');
   await vi.advanceTimersByTimeAsync(300_000);
   // ...but {"LCP":2} failed after {"LCP":3} was sent: retrying it would overwrite newer values.
   expect(bodies()).toEqual(['{"LCP":1}', '{"LCP":1}', '{"LCP":2}', '{"LCP":3}']);
@@ -82,13 +86,13 @@ test('a session snapshot is not retried once a newer one of the same session was
 test('keepalive is used only while the in-flight keepalive bytes stay within the 64 KiB quota', async () => {
   const pending: Array<() => void> = [];
   fetchMock.mockImplementation(() => new Promise((resolve) => pending.push(() => resolve(new Response(null, { status: 202 })))));
-  const transport = createTransport({});
+  const transport = createTransport({ _endpoints: endpoints });
   const body = 'x'.repeat(KEEPALIVE_QUOTA / 4);
-  for (let i = 0; i < 5; i++) transport('https://in.example/api/x', body, false);
+  for (let i = 0; i < 5; i++) transport('error', body, false);
   expect(fetchMock.mock.calls.map(([, init]) => init.keepalive)).toEqual([true, true, true, true, false]);
   pending.forEach((resolve) => resolve());
   await vi.advanceTimersByTimeAsync(0);
-  transport('https://in.example/api/x', body, false);
+  transport('error', body, false);
   expect(fetchMock.mock.calls[5]![1].keepalive).toBe(true);
 });
 
@@ -97,10 +101,10 @@ test('at page exit a body goes out even while sends wait: a failure just before 
   vi.stubGlobal('navigator', { sendBeacon });
   // Chromium rejects an in-flight keepalive fetch at pagehide.
   fetchMock.mockImplementation(() => Promise.reject(new TypeError('Failed to fetch')));
-  const transport = createTransport({});
-  await transport('https://in.example/api/p', '{"FCP":1}', false, 'session-1');
-  transport('https://in.example/api/e', '["later"]', false);
+  const transport = createTransport({ _endpoints: endpoints });
+  await transport('performance', '{"FCP":1}', false, 'session-1');
+  transport('error', '["later"]', false);
   expect(fetchMock).toHaveBeenCalledTimes(1);
-  transport('https://in.example/api/p', '{"FCP":1,"LCP":2}', true, 'session-1');
+  transport('performance', '{"FCP":1,"LCP":2}', true, 'session-1');
   expect(sendBeacon).toHaveBeenCalledWith('https://in.example/api/p', '{"FCP":1,"LCP":2}');
 });

@@ -1,3 +1,4 @@
+import type { Endpoints } from './config';
 import { byteLength } from './lib/byteLength';
 import { monitor } from './lib/monitor';
 
@@ -18,18 +19,20 @@ const MAX_ATTEMPTS = 5;
 const FIRST_RETRY_DELAY = 1000;
 
 /**
- * What `init` sends through: sends one body; resolves when the first attempt has settled. Never
+ * What `init` sends through: sends one body to the endpoint of its kind; resolves when the first attempt has settled. Never
  * rejects. Bodies with the same `key` supersede each other (a session's snapshots): only the newest
  * is retried.
  */
-export type Transport = (url: string, body: string, atExit?: boolean, key?: string) => Promise<unknown> | undefined;
+export type Transport = (kind: keyof Endpoints, body: string, atExit?: boolean, key?: string) => Promise<unknown> | undefined;
 
 /**
  * Read before every attempt: once `_blocked` (the page's CSP blocks the collector), nothing is
- * sent any more, retries included (they would only be blocked again). `init` passes its context.
+ * sent any more, retries included (they would only be blocked again). `_endpoints`: where each
+ * kind goes. `init` passes its context.
  */
 export interface TransportState {
   _blocked?: boolean;
+  _endpoints: Endpoints;
 }
 
 /**
@@ -39,14 +42,15 @@ export interface TransportState {
  * given up. Nothing here ever throws or rejects into the page.
  *
  * @example
- * createTransport({})('https://in.example/api/error-reports/KEY', '[{"error_type":"manual","error_message":"x"}]');
+ * createTransport({ _endpoints: resolveEndpoints({ siteKey: 'KEY', ingestOrigin: 'https://in.example' }, location.origin) })('error', '[{"error_type":"manual","error_message":"x"}]');
  */
 export const createTransport = (state: TransportState): Transport => {
   let inflightBytes = 0;
   let pausedUntil = 0;
   const newest: Record<string, string> = {};
 
-  const send = async (url: string, body: string, atExit?: boolean, key?: string, attempt = 0) => {
+  const send = async (kind: keyof Endpoints, body: string, atExit?: boolean, key?: string, attempt = 0): Promise<void> => {
+    const url = state._endpoints[kind];
     // Unless blocked meanwhile or a newer body of the same key was sent; at page exit, sendBeacon
     // first (false when over its quota: then fetch).
     if (state._blocked || (key && newest[key] != body) || (atExit && navigator.sendBeacon?.(url, body))) return;
@@ -79,15 +83,15 @@ export const createTransport = (state: TransportState): Transport => {
     }
     if (attempt < MAX_ATTEMPTS) {
       setTimeout(
-        monitor(() => send(url, body, false, key, attempt)),
+        monitor(() => send(kind, body, false, key, attempt)),
         pausedUntil - Date.now(),
       );
     }
   };
 
   // Nothing here throws: send is async, and its rejections reach the caller's monitor().
-  return (url, body, atExit, key) => {
+  return (kind, body, atExit, key) => {
     if (key) newest[key] = body;
-    return send(url, body, atExit, key);
+    return send(kind, body, atExit, key);
   };
 };
