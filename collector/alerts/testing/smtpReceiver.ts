@@ -12,13 +12,14 @@ export interface ReceivedMail {
 /**
  * A real SMTP server on 127.0.0.1 (the `smtp-server` package) that keeps what it accepts.
  * `user` and `pass` are the credentials it takes (plain AUTH, no TLS: it is a test on the loopback);
- * `options` add hooks (`onRcptTo` to refuse a recipient).
+ * `options` add hooks (`onRcptTo` to refuse a recipient); `port` one to listen on (a server back up
+ * where it was), else any free one.
  *
  * @example
  * const smtp = await startSmtpReceiver({ user: 'alerts', pass: 'pw' });
  * // smtp.url: 'smtp://alerts:pw@127.0.0.1:40123'; smtp.received: the messages; await smtp.close();
  */
-export const startSmtpReceiver = async (credentials: { user: string; pass: string }, options: Partial<SMTPServerOptions> = {}) => {
+export const startSmtpReceiver = async (credentials: { user: string; pass: string }, options: Partial<SMTPServerOptions> = {}, port = 0) => {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
@@ -37,13 +38,13 @@ export const startSmtpReceiver = async (credentials: { user: string; pass: strin
     },
     ...options,
   });
-  server.listen(0, '127.0.0.1');
+  server.listen(port, '127.0.0.1');
   await once(server.server, 'listening');
-  const { port } = server.server.address() as AddressInfo;
+  const listening = (server.server.address() as AddressInfo).port;
   return {
     received,
-    port,
-    url: `smtp://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.pass)}@127.0.0.1:${port}`,
+    port: listening,
+    url: `smtp://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.pass)}@127.0.0.1:${listening}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 };

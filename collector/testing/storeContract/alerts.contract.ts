@@ -10,9 +10,11 @@ const HOUR = 3_600_000;
 const crash = (fields: Partial<ErrorReport> = {}): ErrorReport => ({ error_type: 'javascript_error', error_message: 'cart is empty', ...fields });
 const WEBHOOK = { type: 'webhook', url: 'https://hooks.shop.example/alerts', format: 'json', secret: 's3cret' } as const;
 
-/** Every outbox row of a site, oldest first, as kind, rule and channel type. */
+/** Every outbox row of a site as kind, rule and channel type, by rule (rows of one transaction share their time). */
 const outbox = async (store: Store, site: string) =>
-  (await store.alerts.deliveries(site, { limit: 100 })).reverse().map((row) => ({ kind: row.payload.kind, rule: row.rule, channel: row.channel.type, status: row.status }));
+  (await store.alerts.deliveries(site, { limit: 100 }))
+    .map((row) => ({ kind: row.payload.kind, rule: row.rule, channel: row.channel.type, status: row.status }))
+    .sort((a, b) => Number(a.rule) - Number(b.rule));
 
 /**
  * Alerts (docs/alerts.md; store/contract/alerts.ts): rules, the outbox written by the ingest
@@ -74,7 +76,7 @@ export const describeAlertsContract = (test: StoreTest) =>
 
     test('a regression after a resolve writes one alert; another within the cooldown none; a rule of 0 minutes alerts again', async ({ store, seed, reopen }) => {
       const site = await seed.addSite([]);
-      await store.alerts.addRule(site, { kind: 'regression', channels: [WEBHOOK], cooldown_minutes: 60 });
+      const slow = await store.alerts.addRule(site, { kind: 'regression', channels: [WEBHOOK], cooldown_minutes: 60 });
       const quick = await store.alerts.addRule(site, { kind: 'regression', channels: [{ type: 'email', to: 'ops@shop.example' }], cooldown_minutes: 0 });
       const { fingerprint } = newErrorReport(crash());
       await ingest(store, site, [crash()]);
@@ -83,12 +85,13 @@ export const describeAlertsContract = (test: StoreTest) =>
       // From a second process: its transaction reads the outbox the first one wrote for the cooldown.
       await ingest(await reopen(), site, [crash()], { received_at: T0 + HOUR });
       expect(await outbox(store, site)).toEqual([
-        { kind: 'regression', rule: expect.any(String), channel: 'webhook', status: 'pending' },
+        { kind: 'regression', rule: String(slow.id), channel: 'webhook', status: 'pending' },
         { kind: 'regression', rule: String(quick.id), channel: 'email', status: 'pending' },
       ]);
       await store.issues.update(site, fingerprint, { status: 'resolved' });
       await ingest(store, site, [crash()], { received_at: T0 + 2 * HOUR });
       expect((await outbox(store, site)).map(({ channel }) => channel)).toEqual(['webhook', 'email', 'email']);
+      expect((await outbox(store, site)).map(({ rule }) => rule)).toEqual([String(slow.id), String(quick.id), String(quick.id)]);
     });
 
     test('a report that is not stored writes no alert', async ({ store, seed }) => {
