@@ -3,15 +3,14 @@
 // preloads. The read API answers while the app is fetched and compiled, not after.
 import { apiPath } from '../collector/routes/apiPath';
 import { readEarly } from './early';
-import { rangeOf } from './format';
 import { route } from './route';
 import { siteReads } from './siteReads';
 
 const current = route(location.pathname);
 if (current.page != 'docs') readEarly(apiPath('/api/v1/session', {}));
 if (current.page == 'site') {
-  const { sites, daily, groups, csp, vitals, pages } = siteReads(current.siteKey, rangeOf(location.search));
-  const firstScreen = [sites, daily, groups].map((path) => readEarly(path));
+  const { sites, daily, issues, csp, vitals, pages } = siteReads(current.siteKey, location.search);
+  const firstScreen = [sites, daily, issues].map((path) => readEarly(path));
   for (const path of [csp, vitals, pages]) readEarly(path, firstScreen);
 }
 void import('./main');

@@ -49,8 +49,9 @@ export const getJson = async <T>(path: string): Promise<T> => {
  *
  * @example
  * await send('DELETE', '/api/v1/session');
+ * await send('PATCH', '/api/v1/sites/3f2a/issues/9b1c…', { status: 'resolved' });
  */
-export const send = async (method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<Response> => {
+export const send = async (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Response> => {
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',

@@ -35,6 +35,7 @@ describe('every figure goes through formatNumber', () => {
   test('percentages', () => {
     expect(percent(0.425)).toBe('43%');
     expect(percent(1)).toBe('100%');
+    expect(percent(0.005, 1)).toBe('0.5%');
   });
 
   test('a chart tick step gives its decimals', () => {

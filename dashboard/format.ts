@@ -29,8 +29,8 @@ export const decimalsOf = (step: number) => {
   return 6;
 };
 
-/** A share 0..1 → "42%". */
-export const percent = (share: number) => `${formatNumber(share * 100)}%`;
+/** A share 0..1 → "42%", or with `decimals` "0.5%". */
+export const percent = (share: number, decimals = 0) => `${formatNumber(share * 100, decimals)}%`;
 
 /** A metric value with its unit: CLS has none, the others are milliseconds. */
 export const metricValue = (name: string, value: number | null | undefined) => {

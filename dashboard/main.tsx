@@ -4,7 +4,7 @@ import { apiPath } from '../collector/routes/apiPath';
 import { Layout } from './components/Layout';
 import { Status } from './components/Status';
 import { DocsPage } from './pages/DocsPage';
-import { ErrorGroupPage } from './pages/ErrorGroupPage';
+import { IssuePage } from './pages/IssuePage';
 import { Overview } from './pages/Overview';
 import { SetupPage } from './pages/SetupPage';
 import { SignIn } from './pages/SignIn';
@@ -30,7 +30,7 @@ const App = () => {
     case 'site':
       return <SitePage email={email} siteKey={current.siteKey} />;
     case 'error':
-      return <ErrorGroupPage email={email} siteKey={current.siteKey} fingerprint={current.fingerprint} />;
+      return <IssuePage email={email} siteKey={current.siteKey} fingerprint={current.fingerprint} />;
     case 'setup':
       return <SetupPage email={email} siteKey={current.siteKey} />;
     default:

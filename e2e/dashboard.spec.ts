@@ -33,7 +33,7 @@ test('a site owner signs in through the form, sees the seeded error group, CSP g
   await screenshots(page, 'overview');
 
   await page.getByRole('link', { name: shop }).click();
-  await expect(page.getByRole('heading', { name: 'Errors' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Issues' })).toBeVisible();
   const row = page.locator(`tr[data-fingerprint="${expected.fingerprint}"]`);
   await expect(row.getByTestId('count')).toHaveText(String(expected.count));
   await expect(row.getByTestId('visitors')).toHaveText(String(expected.visitors));
@@ -45,10 +45,12 @@ test('a site owner signs in through the form, sees the seeded error group, CSP g
   await screenshots(page, 'site');
 
   await page.getByRole('link', { name: 'TypeError: cart is empty' }).click();
-  await expect(page.getByRole('heading', { name: 'Latest stack' })).toBeVisible();
-  await expect(page.locator('pre.stack')).toHaveText(STACK);
+  await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible();
+  // The latest event's stack unfolded; its three reports listed, newest first.
+  await expect(page.locator('details[open] pre.stack')).toHaveText(STACK);
+  await expect(page.getByTestId('issue-events').locator('tbody tr')).toHaveCount(3);
   await expect(page.getByTestId('group-totals').getByTestId('count')).toHaveText(String(expected.count));
-  await expect(page.getByRole('cell', { name: 'https://shop.example/cart' })).toBeVisible();
+  await expect(page.getByTestId('tags-page')).toContainText('https://shop.example/cart');
   await screenshots(page, 'error-group');
 
   // "A link to the suggested policy": the site page's link leads to the setup page's suggestion.

@@ -111,9 +111,10 @@ test('at 390 px every page fits: tables become cards, no number is cut, methods 
     if (width == PHONE) await expect(page.getByTestId('pages').locator('td.num').first()).toHaveAttribute('data-label', 'Views');
   });
 
-  // An error page.
+  // An issue's page.
   await page.getByRole('link', { name: 'TypeError: cart is empty' }).click();
-  await expect(page.getByRole('heading', { name: 'Latest stack' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible();
+  await expect(page.getByTestId('tags-page')).toBeVisible();
   await expect(page.getByTestId('group-totals').getByTestId('count')).toHaveText('6,500');
   await atBothWidths(page, 'error');
 

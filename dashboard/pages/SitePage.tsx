@@ -1,14 +1,17 @@
+import { useState } from 'preact/hooks';
 import { useApi } from '../api';
 import { apiPath } from '../../collector/routes/apiPath';
 import { Chart } from '../components/Chart';
+import { Issues } from '../components/Issues';
 import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
 import { Status } from '../components/Status';
 import { useRenderedMark, SITE_COMPLETE, SITE_RENDERED } from '../components/useRenderedMark';
 import { Vitals } from '../components/Vitals';
-import { clip, formatNumber, metricValue, rangeOf, segment, time } from '../format';
+import { clip, formatNumber, metricValue, segment } from '../format';
+import { issueViewOf } from '../issueQuery';
 import { siteReads } from '../siteReads';
-import type { CspGroup, ErrorGroupTrend, PageVitals } from '../../collector/routes/apiTypes';
+import type { CspGroup, PageVitals } from '../../collector/routes/apiTypes';
 
 const Empty = ({ siteKey }: { siteKey: string }) => {
   const setup = useApi(apiPath('/api/v1/sites/:site_key/setup', { site_key: siteKey }));
@@ -23,54 +26,6 @@ const Empty = ({ siteKey }: { siteKey: string }) => {
     </section>
   );
 };
-
-const Errors = ({ siteKey, groups }: { siteKey: string; groups: ErrorGroupTrend[] }) => (
-  <section aria-labelledby="errors-title">
-    <h2 id="errors-title">Errors</h2>
-    {!groups.length ? (
-      <p class="muted">No errors in this range.</p>
-    ) : (
-      <div class="scroll">
-        <table class="stack" data-testid="error-groups">
-          <thead>
-            <tr>
-              <th scope="col">Error</th>
-              <th scope="col" class="num">Occurrences</th>
-              <th scope="col" class="num" title="Distinct clients per UTC day, counted without cookies">Visitors</th>
-              <th scope="col">First seen</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Trend</th>
-            </tr>
-          </thead>
-          <tbody>
-            {groups.map((group) => (
-              <tr data-fingerprint={group.fingerprint}>
-                <th scope="row" class="message">
-                  <a href={`/sites/${segment(siteKey)}/errors/${segment(group.fingerprint)}`}>
-                    {clip(`${group.error_name ? `${group.error_name}: ` : ''}${group.error_message}`)}
-                  </a>
-                  <div class="muted small">{clip(group.error_type, 80)}</div>
-                </th>
-                <td class="num" data-label="Occurrences" data-testid="count">{formatNumber(group.count)}</td>
-                <td class="num" data-label="Visitors" data-testid="visitors">{formatNumber(group.visitors)}</td>
-                <td class="when" data-label="First seen">{time(group.first_seen)}</td>
-                <td class="when" data-label="Last seen">{time(group.last_seen)}</td>
-                <td data-label="Trend">
-                  <Chart
-                    small
-                    description={`Occurrences per day: ${(group.daily ?? []).map((day) => `${day.day} ${formatNumber(day.count)}`).join(', ')}`}
-                    days={(group.daily ?? []).map((day) => day.day)}
-                    lines={[{ label: 'Occurrences', values: (group.daily ?? []).map((day) => day.count), color: '#b42318' }]}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    )}
-  </section>
-);
 
 const Csp = ({ siteKey, groups }: { siteKey: string; groups: CspGroup[] }) => (
   <section aria-labelledby="csp-title">
@@ -157,7 +112,7 @@ const Pending = ({ id, title }: { id: string; title: string }) => (
 
 /**
  * `/sites/{site_key}`: one site over a range (24 h, 7 d, 30 d): totals and their daily chart,
- * errors by fingerprint, CSP violations by directive and blocked host, the Web Vitals, and pages.
+ * its issues (tabs, search, filters, sort and page in the URL's query: issueQuery.ts), CSP violations by directive and blocked host, the Web Vitals, and pages.
  * Each section shows as soon as its read is answered (they are answered in turn: siteReads.ts),
  * so what is above the fold does not wait for the Web Vitals and the pages below it.
  *
@@ -165,23 +120,27 @@ const Pending = ({ id, title }: { id: string; title: string }) => (
  * <SitePage email="ann@shop.example" siteKey="3f2a…" />
  */
 export const SitePage = ({ email, siteKey }: { email: string | undefined; siteKey: string }) => {
-  const range = rangeOf(location.search);
-  const reads = siteReads(siteKey, range);
+  const view = issueViewOf(location.search);
+  const reads = siteReads(siteKey, location.search);
+  // A change of an issue's status reads the list again (the row may leave its tab).
+  const [changes, setChanges] = useState(0);
   const sites = useApi(reads.sites);
   const daily = useApi(reads.daily);
-  const groups = useApi(reads.groups);
+  const issues = useApi(reads.issues, changes);
   // Below the fold: asked once the first screen's reads are answered (as boot.ts does on a first load).
-  const below = daily.state != 'loading' && groups.state != 'loading';
+  const below = daily.state != 'loading' && issues.state != 'loading';
   const csp = useApi(below ? reads.csp : null);
   const vitals = useApi(below ? reads.vitals : null);
   const pages = useApi(below ? reads.pages : null);
   const name = sites.state == 'ready' ? (sites.data.data.find((site) => site.site_key == siteKey)?.name ?? siteKey) : siteKey;
   const named = sites.state != 'loading';
   // bench/dashboard.mjs: interactive once the first screen (name, activity, errors) is drawn; complete once every section is.
-  useRenderedMark(SITE_RENDERED, named && daily.state == 'ready' && groups.state == 'ready');
-  useRenderedMark(SITE_COMPLETE, named && [daily, groups, csp, vitals, pages].every((loaded) => loaded.state == 'ready'));
-  // One refusal (signed out, another site's page) says so once, not once per section.
-  const failed = [daily, groups, csp, vitals, pages].find((loaded) => loaded.state == 'failed');
+  useRenderedMark(SITE_RENDERED, named && daily.state == 'ready' && issues.state == 'ready');
+  useRenderedMark(SITE_COMPLETE, named && [daily, issues, csp, vitals, pages].every((loaded) => loaded.state == 'ready'));
+  // One refusal (signed out, another site's page) says so once, not once per section; the issues
+  // list says its own (a filter the collector refused) where it is, with the filters to change it.
+  const refused = (loaded: { state: string; failure?: { status: number } }) => loaded.state == 'failed' && (loaded.failure?.status == 401 || loaded.failure?.status == 403);
+  const failed = [daily, csp, vitals, pages].find((loaded) => loaded.state == 'failed') ?? (refused(issues) ? issues : undefined);
   const body = () => {
     if (failed) return <Status loaded={failed as Parameters<typeof Status>[0]['loaded']} />;
     if (daily.state != 'ready') return <Status loaded={{ state: 'loading' }} />;
@@ -212,7 +171,7 @@ export const SitePage = ({ email, siteKey }: { email: string | undefined; siteKe
             <span class="swatch errors" /> Errors <span class="swatch csp" /> CSP violations <span class="swatch views" /> Page views
           </p>
         </section>
-        {groups.state == 'ready' ? <Errors siteKey={siteKey} groups={groups.data.data} /> : <Pending id="errors-title" title="Errors" />}
+        <Issues siteKey={siteKey} view={view} list={issues} onChanged={() => setChanges((count) => count + 1)} />
         {csp.state == 'ready' ? <Csp siteKey={siteKey} groups={csp.data.data} /> : <Pending id="csp-title" title="CSP violations" />}
         <section aria-labelledby="vitals-title">
           <h2 id="vitals-title">Web Vitals</h2>
@@ -228,7 +187,7 @@ export const SitePage = ({ email, siteKey }: { email: string | undefined; siteKe
         <h1>{clip(name, 120)}</h1>
         <a href={`/sites/${segment(siteKey)}/setup`}>Setup</a>
       </div>
-      <RangePicker current={range} />
+      <RangePicker current={view.range} />
       {body()}
     </Layout>
   );

@@ -1,0 +1,99 @@
+import { useState } from 'preact/hooks';
+import { apiPath } from '../../collector/routes/apiPath';
+import type { IssueEvent } from '../../collector/routes/apiTypes';
+import { useApi } from '../api';
+import { clip, formatNumber, time } from '../format';
+import { Status } from './Status';
+
+/** Events per page: a screen of rows, each with its stack folded. */
+const PER_PAGE = 10;
+
+const text = (value: string | null, max = 120) => (value ? clip(value, max) : '–');
+
+const Row = ({ event, latest }: { event: IssueEvent; latest: boolean }) => (
+  <tr>
+    <td class="when" data-label="Time">{time(event.received_at)}</td>
+    {/* Stored URLs are text, never links: a javascript: URL must not become clickable. */}
+    <td class="url" data-label="Page">{text(event.page_url, 200)}</td>
+    <td class="token" data-label="Browser">{text(event.browser)}</td>
+    <td class="token" data-label="OS">{text(event.os)}</td>
+    <td class="token" data-label="Device">{text(event.device)}</td>
+    <td class="token release" data-label="Release">{event.release ? <code>{clip(event.release, 40)}</code> : '–'}</td>
+    <td class="token" data-label="Environment">{text(event.environment, 40)}</td>
+    <td class="num" data-label="Count">{formatNumber(event.count)}</td>
+    <td class="message" data-label="Message">
+      {clip(event.message, 300)}
+      {event.stack ? (
+        <details open={latest}>
+          <summary>Stack</summary>
+          <pre class="stack" tabIndex={0}>{event.stack}</pre>
+        </details>
+      ) : (
+        <div class="muted small">No stack</div>
+      )}
+    </td>
+  </tr>
+);
+
+/**
+ * An issue's events, newest first (`GET .../issues/{fingerprint}/events`), a page at a time by
+ * cursor: "Older" follows the collector's `next_cursor`, "Newer" goes back the way it came. Each
+ * event's stack is folded but the latest's; its time, page, client, release, environment and
+ * message show.
+ *
+ * @example
+ * <IssueEvents siteKey="3f2a" fingerprint="9b1c…" version={changes} />
+ */
+export const IssueEvents = ({ siteKey, fingerprint, version }: { siteKey: string; fingerprint: string; version: number }) => {
+  // The cursors of the pages shown before this one; the last is this page's.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const events = useApi(apiPath('/api/v1/sites/:site_key/issues/:fingerprint/events', { site_key: siteKey, fingerprint }, { limit: PER_PAGE, cursor: cursors.at(-1) }), version);
+  return (
+    <section aria-labelledby="events-title">
+      <h2 id="events-title">Events</h2>
+      {events.state != 'ready' ? (
+        <Status loaded={events} />
+      ) : !events.data.items.length ? (
+        <p class="muted">No events.</p>
+      ) : (
+        <div class="scroll">
+          <table class="stack events" data-testid="issue-events">
+            <thead>
+              <tr>
+                {['Time', 'Page', 'Browser', 'OS', 'Device', 'Release', 'Environment'].map((name) => (
+                  <th scope="col">{name}</th>
+                ))}
+                <th scope="col" class="num">Count</th>
+                <th scope="col">Message</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.data.items.map((event, index) => (
+                <Row event={event} latest={index == 0 && !cursors.length} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {events.state == 'ready' && (cursors.length > 0 || events.data.next_cursor) && (
+        <nav class="pager" aria-label="Event pages">
+          {cursors.length ? (
+            <button type="button" class="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
+              ← Newer
+            </button>
+          ) : (
+            <span />
+          )}
+          <span class="muted">Page {cursors.length + 1}</span>
+          {events.data.next_cursor ? (
+            <button type="button" class="secondary" onClick={() => setCursors([...cursors, events.data.next_cursor!])}>
+              Older →
+            </button>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
+    </section>
+  );
+};
