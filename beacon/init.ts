@@ -115,10 +115,13 @@ const start = (options: BeaconOptions): Beacon => {
       if (options.beforeSend) queue = options.beforeSend(queue as Queued, kind);
     } catch {}
     if (!queue) return;
-    if (kind == 'error') queue.session_id = context._sessionId;
-    // Not on a CSP report: its CSP2 shape is the browser's own, which has no such field.
-    // Undefined when not given, and JSON leaves it out.
-    if (kind != 'csp') (queue.release = options.release), (queue.environment = options.environment);
+    // Not on a CSP report: its CSP2 shape is the browser's own, which has no such fields.
+    // Undefined when not given, and JSON leaves it out. A session has its own id.
+    if (kind != 'csp') {
+      queue.release = options.release;
+      queue.environment = options.environment;
+      if (kind == 'error') queue.session_id = context._sessionId;
+    }
     // A session is queued as the live object: what is sent is its state at the flush.
     const key = kind + (kind == 'performance' ? queue.session_id : toWireJson({ ...queue, timestamp: 0 }));
     const same = queued[key];
