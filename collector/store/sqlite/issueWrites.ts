@@ -9,7 +9,8 @@ import { positionalInsertSql } from './rows';
 
 /** The issues one group commit touched, by site and fingerprint, and the release order it looked up. */
 export interface IssueGroup {
-  states: Map<string, { siteKey: string; state: IssueLifecycleState }>;
+  /** `stored`: the row existed before this group (it is updated, not inserted). */
+  states: Map<string, { siteKey: string; state: IssueLifecycleState; stored: boolean }>;
   releases: Map<string, number | undefined>;
   /** The folds that alert (a new issue, a regression), in order: the outbox's (alertOutbox.ts). */
   triggers: IssueTrigger[];
@@ -33,7 +34,11 @@ export const createIssueWriter = (db: Database) => {
   const selectIssue = db.prepare<[string, string], IssueRow>('SELECT * FROM issues WHERE site_key = ? AND fingerprint = ?');
   const addRelease = db.prepare('INSERT INTO site_releases (site_key, release, first_seen) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const selectRelease = db.prepare<[string, string], number>('SELECT id FROM site_releases WHERE site_key = ? AND release = ?').pluck();
-  const upsertIssue = db.prepare(positionalInsertSql('issues', ISSUE_COLUMNS).replace(/^INSERT/, 'INSERT OR REPLACE'));
+  const insertIssue = db.prepare(positionalInsertSql('issues', ISSUE_COLUMNS));
+  // An UPDATE in place: a REPLACE deletes the row and inserts it again, in the table and its indexes.
+  const updateIssue = db.prepare(
+    `UPDATE issues SET ${ISSUE_COLUMNS.slice(2).map((column) => `${column} = ?`).join(', ')} WHERE site_key = ? AND fingerprint = ?`,
+  );
   const outbox = createOutboxWriter(db);
 
   const orderOf = (siteKey: string, group: IssueGroup) => (release: string) => {
@@ -53,7 +58,8 @@ export const createIssueWriter = (db: Database) => {
         group.releases.delete(`${siteKey}\n${release}`);
       }
       const key = `${siteKey}\n${fingerprint}`;
-      const stored = group.states.get(key)?.state ?? issueFromRow(selectIssue.get(siteKey, fingerprint));
+      const folded = group.states.get(key);
+      const stored = folded ? folded.state : issueFromRow(selectIssue.get(siteKey, fingerprint));
       const state = occurIssue(
         stored,
         {
@@ -67,13 +73,17 @@ export const createIssueWriter = (db: Database) => {
         },
         orderOf(siteKey, group),
       );
-      group.states.set(key, { siteKey, state });
+      group.states.set(key, { siteKey, state, stored: folded ? folded.stored : stored !== undefined });
       const kind = issueAlertKind(stored, state);
       if (kind) group.triggers.push({ siteKey, kind, state });
     },
     /** Writes each issue the group touched, and the alerts its folds gave; the outbox rows written. */
     flush(group: IssueGroup): number {
-      for (const { siteKey, state } of group.states.values()) upsertIssue.run(issueValues(siteKey, state));
+      for (const { siteKey, state, stored } of group.states.values()) {
+        const values = issueValues(siteKey, state);
+        if (stored) updateIssue.run(...values.slice(2), siteKey, state.fingerprint);
+        else insertIssue.run(values);
+      }
       return outbox.write(group.triggers, Date.now());
     },
   };
