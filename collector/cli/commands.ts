@@ -11,6 +11,7 @@ import { restore } from './restore';
 import { serve } from './serve';
 import { siteAdd } from './siteAdd';
 import { snippetCommand } from './snippet';
+import { sourcemapsUpload } from './sourcemapsUpload';
 import { siteRotateKey } from './siteRotateKey';
 import { wordpressRevoke } from './wordpressRevoke';
 import { userAdd } from './userAdd';
@@ -41,5 +42,6 @@ export const COMMANDS: readonly AnyCommand[] = [
   migrate,
   backup,
   restore,
+  sourcemapsUpload,
   check,
 ];
