@@ -18,9 +18,9 @@ export const MAX_FRAMES = 100;
 /** A line longer than this is kept cut, as a frame that says nothing (a huge `data:` URL, hostile text). */
 export const MAX_LINE_LENGTH = 2048;
 /** What is read of a stack at all; the ingest already bounds a report's body (docs/hostile-input.md). */
-const MAX_STACK_CHARS = 64 * 1024;
+export const MAX_STACK_CHARS = 64 * 1024;
 /** Lines looked at, frames or not (messages, blank lines): the work stays bounded whatever the text. */
-const MAX_LINES_READ = 1000;
+export const MAX_LINES_READ = 1000;
 
 /** JavaScriptCore's names for code that is no function (`global code@…`, `eval code@`, `module code@…`). */
 const NOT_FUNCTIONS = new Set(['global code', 'eval code', 'module code']);
