@@ -77,6 +77,9 @@ test('issues: page 2 by cursor, search, filter by OS kept across an issue and ba
   await expect(rows).toHaveCount(25);
   await expect(page.getByTestId('issues-page')).toHaveText('Page 1');
   await expect(rows.first().getByTestId('badge-new')).toBeVisible();
+  // Every column fits a desktop's width: the table does not scroll sideways, the row's buttons are on screen.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  expect(await table.evaluate((element) => element.parentElement!.scrollWidth - element.parentElement!.clientWidth)).toBeLessThanOrEqual(0);
   const first = await rows.evaluateAll((each) => each.map((tr) => tr.getAttribute('data-fingerprint')));
   await atBothWidths(page, 'list');
   await page.getByRole('link', { name: 'Next page →' }).click();
@@ -158,6 +161,10 @@ test('issues: page 2 by cursor, search, filter by OS kept across an issue and ba
   expect(await stored()).toMatchObject({ status: 'ignored', ignore_until_count: 5, resolved_in: null });
   await page.getByRole('button', { name: 'Unresolve' }).click();
   await expect(page.getByTestId('issue-status')).toHaveText('Unresolved');
+  // Over 24 hours the trend is hourly.
+  await page.getByRole('link', { name: 'Last 24 hours' }).click();
+  await expect(page.getByRole('img', { name: /^Occurrences per hour \(UTC\)/ })).toBeVisible();
+  await atBothWidths(page, 'issue-24h');
 
   expect(await page.evaluate(() => (window as { __violations?: string[] }).__violations)).toEqual([]);
   expect(consoleErrors).toEqual([]);

@@ -18,6 +18,16 @@ const SortHeading = ({ view, sort, label, title, numeric }: { view: IssueView; s
   );
 };
 
+/** A time as the dashboard writes it (format.ts `time`), free to wrap between its date and its hour, never inside either. */
+const When = ({ iso }: { iso: string }) => {
+  const [date, ...hour] = time(iso).split(' ');
+  return (
+    <>
+      <span class="nowrap">{date}</span> <span class="nowrap">{hour.join(' ')}</span>
+    </>
+  );
+};
+
 /**
  * The badges of an issue: "new" when it was first seen (all-time) inside the range shown,
  * "regressed" when it came back after being resolved, and its status in the "All" tab.
@@ -70,8 +80,8 @@ export const IssuesTable = ({ siteKey, view, since, items, onChanged }: { siteKe
             <td class="num" data-label="Occurrences" data-testid="count">{formatNumber(item.occurrences)}</td>
             <td class="num" data-label="Visitors" data-testid="visitors">{formatNumber(item.visitors)}</td>
             <td class="num" data-label="Page views" data-testid="share">{percent(item.page_views_share, 1)}</td>
-            <td class="when" data-label="First seen">{time(item.first_seen)}</td>
-            <td class="when" data-label="Last seen">{time(item.last_seen)}</td>
+            <td class="seen" data-label="First seen"><When iso={item.first_seen} /></td>
+            <td class="seen" data-label="Last seen"><When iso={item.last_seen} /></td>
             <td class="token release" data-label="Release">{item.last_release === null ? '–' : <code>{clip(item.last_release, 40)}</code>}</td>
             <td data-label="Trend">
               <IssueTrend trend={item.trend} />
