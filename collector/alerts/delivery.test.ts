@@ -135,3 +135,18 @@ test('a collector that stops between the commit and the delivery: the next one o
   expect(hook.requests.every(({ verified }) => verified)).toBe(true);
   expect(hook.requests.filter(({ delivery }) => delivery == claimed!.id)).toHaveLength(2);
 });
+
+test('past 10 alerts in 10 minutes for a site and channel, the rest go as one digest', async () => {
+  const hook = await startWebhookReceiver(SECRET);
+  cleanups.push(hook.close);
+  await collector.store.alerts.addRule(site, { kind: 'new_issue', channels: [{ type: 'webhook', url: hook.url, format: 'json', secret: SECRET }], cooldown_minutes: 60 });
+  const burst = Array.from({ length: 12 }, (_, index) => ({ ...CRASH, error_message: `widget ${String.fromCharCode(97 + index)} failed`, page_url: `${SHOP}/`, session_id: 'burst' }));
+  expect((await collector.post(`/api/error-reports/${site}`, burst, { origin: SHOP })).status).toBe(202);
+  deliver();
+  await until(() => hook.requests.length == 11);
+  const kinds = hook.requests.map(({ body }) => body.kind);
+  expect(kinds.filter((kind) => kind == 'new_issue')).toHaveLength(10);
+  const digest = hook.requests.find(({ body }) => body.kind == 'digest')!;
+  expect(digest).toMatchObject({ verified: true, body: { id: digest.delivery, digest: { count: 2 }, url: `https://beacon.shop.example/sites/${site}` } });
+  await until(async () => (await statuses()).join() == [...Array(2).fill('webhook:digested'), ...Array(11).fill('webhook:sent')].join());
+});

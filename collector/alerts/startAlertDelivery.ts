@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { dashboardLink } from '../core/alerts/alert';
+import { ALERT_RATE, digestAlert, planDigest } from '../core/alerts/digest';
 import type { DeliveryOutcome } from '../core/alerts/outcome';
 import { nextAttempt } from '../core/alerts/schedule';
 import type { Store } from '../store/contract';
@@ -37,10 +39,53 @@ const sendOnce = async (row: OutboxRow, options: AlertDeliveryOptions, now: Date
 };
 
 /**
+ * The claimed rows to send now, after the site's rate (docs/alerts.md, "The digest"), per site and
+ * channel: a first try past 10 in 10 minutes is held. Held rows become one digest row when
+ * core/alerts/digest.ts planDigest says it is time (sent at the next run), else wait for that time.
+ * Retries and digests themselves always go.
+ */
+const underRate = async (store: Store, claimed: OutboxRow[], now: number): Promise<OutboxRow[]> => {
+  const send: OutboxRow[] = [];
+  const waiting = new Map<string, OutboxRow[]>();
+  for (const row of claimed) {
+    if (row.tries > 0 || row.rule == 'digest') send.push(row);
+    else {
+      const key = `${row.site_key}\n${JSON.stringify(row.channel)}`;
+      waiting.set(key, [...(waiting.get(key) ?? []), row]);
+    }
+  }
+  const recent = new Map<string, Awaited<ReturnType<Store['alerts']['recentSends']>>>();
+  for (const rows of waiting.values()) {
+    const { site_key: siteKey, channel } = rows[0]!;
+    if (!recent.has(siteKey)) recent.set(siteKey, await store.alerts.recentSends(siteKey, now - ALERT_RATE.windowMs));
+    const mine = recent.get(siteKey)!.filter((sent) => sent.channel == JSON.stringify(channel));
+    const digests = mine.filter(({ digest }) => digest).map(({ created_at }) => created_at);
+    const plan = planDigest({
+      waiting: rows.map(({ payload }) => payload),
+      sentAt: mine.flatMap(({ sent_at }) => (sent_at === null ? [] : [new Date(sent_at)])),
+      lastDigestAt: digests.length ? new Date(Math.max(...digests)) : undefined,
+      now: new Date(now),
+    });
+    send.push(...rows.slice(0, plan.send.length));
+    const held = rows.slice(plan.send.length);
+    if (!held.length || !plan.digestAt) continue;
+    if (plan.digestAt.getTime() > now) {
+      await store.alerts.postpone(held.map(({ id }) => id), plan.digestAt.getTime());
+      continue;
+    }
+    const id = randomUUID();
+    const payload = digestAlert(held.map(({ payload }) => payload), { id, url: '', now: new Date(now) });
+    await store.alerts.digest(held.map(({ id }) => id), { id, site_key: siteKey, channel, payload, created_at: now });
+  }
+  return send;
+};
+
+/**
  * Delivers the outbox (docs/alerts.md, "Delivery"): every `intervalMs` (on serve's housekeeping
  * timer, store/startPeriodic.ts) it claims the due deliveries (store/contract/alerts.ts claimDue:
  * on PostgreSQL each goes to one collector), sends each, and records `sent`, `retrying` until
- * core/alerts/schedule.ts nextAttempt, or `failed` after a `fail` or the last try. A collector
+ * core/alerts/schedule.ts nextAttempt, or `failed` after a `fail` or the last try; past a site's
+ * rate, first tries wait for a digest (underRate). A collector
  * killed between the commit and the send leaves the row pending: the next start sends it, under
  * the same idempotency key.
  *
@@ -53,8 +98,9 @@ export const startAlertDelivery = (store: Store, options: AlertDeliveryOptions):
   const run = async (stopping: AbortSignal) => {
     while (!stopping.aborted) {
       const claimed = await store.alerts.claimDue(now(), { limit: batchSize, leaseMs });
+      const sending = await underRate(store, claimed, now());
       await Promise.all(
-        claimed.map(async (row) => {
+        sending.map(async (row) => {
           const tried = new Date(now());
           const outcome = await sendOnce(row, options, tried).catch((error: unknown): DeliveryOutcome => ({ status: 'retry', error: String(error) }));
           const next = outcome.status == 'retry' ? nextAttempt(row.tries + 1, tried, outcome.retryAfterSeconds) : undefined;

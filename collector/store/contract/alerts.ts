@@ -3,9 +3,9 @@ import type { DeliveryOutcome } from '../../core/alerts/outcome';
 import type { AlertChannel, AlertRule, RuleKind } from '../../core/alerts/rules';
 
 /** A delivery's state (docs/alerts.md, "The outbox"). */
-export type DeliveryStatus = 'pending' | 'sent' | 'retrying' | 'failed';
+export type DeliveryStatus = 'pending' | 'sent' | 'retrying' | 'failed' | 'digested';
 
-/** One outbox row: one alert to one channel; `id` is its idempotency key. */
+/** One outbox row: one alert to one channel; `id` is its idempotency key. `digested`: sent within a digest (docs/alerts.md, "The digest"). */
 export interface OutboxRow {
   id: string;
   site_key: string;
@@ -47,6 +47,15 @@ export interface AlertStore {
   claimDue(now: number, options: { limit: number; leaseMs: number }): Promise<OutboxRow[]>;
   /** Records one try's outcome: sent; retrying until `nextAttemptAt`; failed when undefined after a retry or a fail. */
   record(id: string, outcome: DeliveryOutcome, now: number, nextAttemptAt: number | undefined): Promise<void>;
+  /**
+   * What the site's digest rule reads (core/alerts/digest.ts planDigest): the rows sent after `since`
+   * and the digests written after it, each with its channel as stored (JSON text).
+   */
+  recentSends(siteKey: string, since: number): Promise<Array<{ channel: string; sent_at: number | null; created_at: number; digest: boolean }>>;
+  /** Leaves claimed rows for later, without a try: held for a digest due at `at`. */
+  postpone(ids: readonly string[], at: number): Promise<void>;
+  /** Writes a digest's row (pending, due now) and marks the rows it stands for `digested`, in one transaction. */
+  digest(heldIds: readonly string[], row: { id: string; site_key: string; channel: AlertChannel; payload: Alert; created_at: number }): Promise<void>;
   /** A site's outbox rows, newest first. */
   deliveries(siteKey: string, options: { limit: number }): Promise<OutboxRow[]>;
 }

@@ -49,6 +49,29 @@ export const postgresAlerts = (pool: Pool, write: Write): AlertStore => ({
     const status = statusAfter(outcome.status, nextAttemptAt);
     await run(pool, RECORD, [status, status == 'retrying' ? nextAttemptAt : null, outcome.status == 'sent' ? null : outcome.error, status == 'sent' ? now : null, id], 'alert_record');
   },
+  recentSends: async (siteKey, since) =>
+    (await run<{ channel: string; sent_at: string | null; created_at: string; rule: string }>(
+      pool,
+      `SELECT channel, sent_at, created_at, rule FROM alert_outbox
+       WHERE site_key = $1 AND ((status = 'sent' AND sent_at > $2) OR (rule = 'digest' AND created_at > $2))`,
+      [siteKey, since],
+    )).rows.map((row) => ({ channel: row.channel, sent_at: row.sent_at === null ? null : Number(row.sent_at), created_at: Number(row.created_at), digest: row.rule == 'digest' })),
+  postpone: async (ids, at) => {
+    // pool.query: run() binds an array as JSON text, and this is a text[].
+    await pool.query('UPDATE alert_outbox SET next_attempt_at = $1 WHERE id = ANY($2::text[])', [at, [...ids]]);
+  },
+  digest: (heldIds, row) =>
+    write({
+      run: async (client) => {
+        await run(
+          client,
+          `INSERT INTO alert_outbox (id, site_key, rule, fingerprint, channel, payload, status, tries, next_attempt_at, created_at)
+           VALUES ($1, $2, 'digest', NULL, $3, $4, 'pending', 0, $5, $5)`,
+          [row.id, row.site_key, JSON.stringify(row.channel), JSON.stringify(row.payload), row.created_at],
+        );
+        await client.query(`UPDATE alert_outbox SET status = 'digested', next_attempt_at = NULL WHERE id = ANY($1::text[])`, [[...heldIds]]);
+      },
+    }),
   deliveries: async (siteKey, { limit }) =>
     (await run<OutboxRowRecord>(pool, 'SELECT * FROM alert_outbox WHERE site_key = $1 ORDER BY created_at DESC, id LIMIT $2', [siteKey, limit])).rows.map(outboxFromRow),
 });

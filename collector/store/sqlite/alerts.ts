@@ -29,6 +29,16 @@ export const sqliteAlerts = (db: Database, write: Write): AlertStore => {
   const update = db.prepare(
     'UPDATE alert_outbox SET status = ?, tries = tries + 1, next_attempt_at = ?, last_error = ?, sent_at = ? WHERE id = ?',
   );
+  const selectRecent = db.prepare<[string, number, number], { channel: string; sent_at: number | null; created_at: number; rule: string }>(
+    `SELECT channel, sent_at, created_at, rule FROM alert_outbox
+     WHERE site_key = ? AND ((status = 'sent' AND sent_at > ?) OR (rule = 'digest' AND created_at > ?))`,
+  );
+  const updateDue = db.prepare('UPDATE alert_outbox SET next_attempt_at = ? WHERE id = ?');
+  const markDigested = db.prepare(`UPDATE alert_outbox SET status = 'digested', next_attempt_at = NULL WHERE id = ?`);
+  const insertDigest = db.prepare(
+    `INSERT INTO alert_outbox (id, site_key, rule, fingerprint, channel, payload, status, tries, next_attempt_at, created_at)
+     VALUES (?, ?, 'digest', NULL, ?, ?, 'pending', 0, ?, ?)`,
+  );
   const selectDeliveries = db.prepare<[string, number], OutboxRowRecord>(
     'SELECT * FROM alert_outbox WHERE site_key = ? ORDER BY created_at DESC, id LIMIT ?',
   );
@@ -47,6 +57,14 @@ export const sqliteAlerts = (db: Database, write: Write): AlertStore => {
       write(() => {
         const status = statusAfter(outcome.status, nextAttemptAt);
         update.run(status, status == 'retrying' ? nextAttemptAt! : null, outcome.status == 'sent' ? null : outcome.error, status == 'sent' ? now : null, id);
+      }),
+    recentSends: async (siteKey, since) =>
+      selectRecent.all(siteKey, since, since).map(({ rule, ...row }) => ({ ...row, digest: rule == 'digest' })),
+    postpone: (ids, at) => write(() => ids.forEach((id) => updateDue.run(at, id))),
+    digest: (heldIds, row) =>
+      write(() => {
+        insertDigest.run(row.id, row.site_key, JSON.stringify(row.channel), JSON.stringify(row.payload), row.created_at, row.created_at);
+        for (const id of heldIds) markDigested.run(id);
       }),
     deliveries: async (siteKey, { limit }) => selectDeliveries.all(siteKey, limit).map(outboxFromRow),
   };

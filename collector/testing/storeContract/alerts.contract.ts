@@ -2,6 +2,7 @@ import { describe, expect } from 'vitest';
 import { newErrorReport } from '../../core/newReports';
 import type { ErrorReport } from '../../core/records';
 import type { Store } from '../../store/contract';
+import type { OutboxRow } from '../../store/contract/alerts';
 import { ingest } from './issues.contract';
 import type { StoreTest } from './storeTest';
 
@@ -123,5 +124,23 @@ export const describeAlertsContract = (test: StoreTest) =>
       expect(byId.get(retried)).toMatchObject({ status: 'retrying', tries: 1, next_attempt_at: now + 30_000, last_error: 'HTTP 503' });
       expect(byId.get(failed)).toMatchObject({ status: 'failed', tries: 1, sent_at: null, last_error: 'HTTP 404' });
       expect((await store.alerts.claimDue(now + 30_000, { limit: 10, leaseMs: 60_000 })).map(({ id }) => id)).toEqual([retried]);
+    });
+
+    test('a digest row is written with its held rows marked digested; postponed rows are due later; recent sends and digests are read', async ({ store, seed }) => {
+      const site = await seed.addSite([]);
+      await store.alerts.addRule(site, { kind: 'new_issue', channels: [WEBHOOK], cooldown_minutes: 60 });
+      await ingest(store, site, [crash({ error_message: 'a' }), crash({ error_message: 'b' }), crash({ error_message: 'c' })]);
+      const now = Date.now();
+      const [first, second, third] = (await store.alerts.claimDue(now, { limit: 10, leaseMs: 60_000 })) as [OutboxRow, OutboxRow, OutboxRow];
+      await store.alerts.record(first.id, { status: 'sent' }, now, undefined);
+      await store.alerts.postpone([second.id], now + 5000);
+      await store.alerts.digest([third.id], { id: 'digest-1', site_key: site, channel: WEBHOOK, payload: { ...third.payload, id: 'digest-1', kind: 'digest' }, created_at: now });
+      expect((await store.alerts.claimDue(now + 1000, { limit: 10, leaseMs: 60_000 })).map(({ id, rule }) => [id, rule])).toEqual([['digest-1', 'digest']]);
+      expect((await store.alerts.claimDue(now + 5000, { limit: 10, leaseMs: 60_000 })).map(({ id }) => id)).toEqual([second.id]);
+      const statuses = new Map((await store.alerts.deliveries(site, { limit: 10 })).map((row) => [row.id, row.status]));
+      expect(statuses.get(third.id)).toBe('digested');
+      const recent = await store.alerts.recentSends(site, now - 1);
+      expect(recent.map(({ digest, sent_at }) => [digest, sent_at]).sort()).toEqual([[false, now], [true, null]]);
+      expect(recent.every(({ channel }) => JSON.parse(channel).url == WEBHOOK.url)).toBe(true);
     });
   });
