@@ -6,7 +6,7 @@ import { UnhealthyStoreError } from '../store/unhealthyStoreError';
 import { UnknownSiteError } from '../store/unknownSiteError';
 import { authenticate, unknownSite, type AuthDeps } from './auth';
 import { countAnswers, type Metrics } from './metrics';
-import { readJsonBody } from './readJsonBody';
+import { mediaTypeOf, readFormBody, readJsonBody } from './readJsonBody';
 import { callerOf, createReadSlots, type ReadSlots } from './readSlots';
 import type { Caller, Method, Route } from './route';
 import { validateBody, validateQuery } from './validate';
@@ -41,7 +41,9 @@ const handleAs = async (route: Route, event: H3Event, caller: Caller, { checkAns
   const query = route.query ? await validateQuery(event, route.query) : undefined;
   const body = route.body
     ? await validateBody(
-        await readJsonBody(event, { mediaTypes: route.body.mediaTypes ?? ['application/json'], limit: route.body.maxBytes }),
+        route.body.mediaTypes?.includes('multipart/form-data') && mediaTypeOf(event) == 'multipart/form-data'
+          ? await readFormBody(event, { limit: route.body.maxBytes })
+          : await readJsonBody(event, { mediaTypes: route.body.mediaTypes ?? ['application/json'], limit: route.body.maxBytes }),
         route.body.schema,
         route.body.invalidCode ?? 'invalid_request',
       )

@@ -95,6 +95,23 @@ describe('source maps: upload, list, remove, and events mapped by them', { timeo
     expect(frames.get(stackOf('chromium'))!.map((frame) => frame.unmapped)).toEqual(frames.get(stackOf('chromium'))!.map(() => 'no_release'));
   });
 
+  test('multipart: the map as a file part is stored as JSON would be; a field given twice is 400', async () => {
+    const form = (extra?: [string, string]) => {
+      const body = new FormData();
+      body.set('release', '4.0');
+      body.set('url', '~/app.min.js');
+      body.set('map', new Blob([MAP], { type: 'application/json' }), 'app.min.js.map');
+      if (extra) body.append(...extra);
+      return body;
+    };
+    const send = (body: FormData) => collector.request(`/api/v1/sites/${site}/sourcemaps`, { method: 'POST', body, headers: auth() });
+    const stored = await send(form());
+    expect(stored.status, await stored.clone().text()).toBe(201);
+    expect(await stored.json()).toEqual({ release: '4.0', url: '~/app.min.js', debug_id: DEBUG_ID });
+    expect(await collector.store.sourceMaps.text(site, '4.0', '~/app.min.js')).toBe(MAP);
+    expect((await send(form(['release', '4.1']))).status).toBe(400);
+  });
+
   test('GET lists a release\'s maps; DELETE removes one URL, then the release', async () => {
     await upload({ release: '3.0', url: '~/app.min.js', map: MAP });
     await upload({ release: '3.0', url: '~/vendor.min.js', map: MAP });

@@ -22,7 +22,7 @@ export const sourceMapRoutes = ({ store }: { store: Pick<Store, 'sourceMaps'> })
     tag: TAG,
     summary: "Upload a source map for a release and a script's URL (replacing the one stored for both)",
     auth: 'siteApiKey',
-    body: { schema: SourceMapUploadSchema, maxBytes: MAX_SOURCE_MAP_BODY_BYTES },
+    body: { schema: SourceMapUploadSchema, mediaTypes: ['application/json', 'multipart/form-data'], maxBytes: MAX_SOURCE_MAP_BODY_BYTES },
     responses: {
       201: { description: 'Stored', schema: SourceMapStoredSchema },
       400: 'invalid_source_map: the map does not parse as a revision 3 source map (docs/source-maps.md, "Why a frame is not mapped")',
