@@ -14,7 +14,7 @@ const HOSTILE = {
 const all = Object.values(HOSTILE).join(' ');
 
 // Each test signs in, seeds through the CLI and HTTP, and visits several pages at two widths.
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 150_000 });
 
 /** Records whatever the page would have run: a dialog, a global the payloads set, a page error. */
 const watch = (page: Page) => {
