@@ -1,5 +1,8 @@
 import { actionAdd } from './actionAdd';
 import { agentRevoke } from './agentRevoke';
+import { alertAdd } from './alertAdd';
+import { alertList } from './alertList';
+import { alertRemove } from './alertRemove';
 import { backup } from './backup';
 import { check } from './check';
 import type { AnyCommand } from './defineCommand';
@@ -38,6 +41,9 @@ export const COMMANDS: readonly AnyCommand[] = [
   userRemove,
   userResetPassword,
   userSignOut,
+  alertAdd,
+  alertList,
+  alertRemove,
   exportRecords,
   migrate,
   backup,

@@ -1,0 +1,48 @@
+// `sitebeacon alert add|list|remove` (docs/alerts.md, "Rules") against a real SQLite file.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { runCli } from '../testing/runCli';
+
+let dir: string;
+let db: string;
+let site: string;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sitebeacon-alerts-cli-'));
+  db = join(dir, 'sitebeacon.db');
+  site = JSON.parse((await runCli(['site', 'add', '--origin', 'https://shop.example', '--json', '--db', db])).out).site_key;
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+test('add stores a rule and prints it without its secret; list shows it; remove removes it', async () => {
+  const added = await runCli(['alert', 'add', '--site', site, '--on', 'new_issue', '--email', 'owner@shop.example', '--webhook', 'https://hooks.shop.example/in', '--format', 'slack', '--secret', 'topsecret', '--cooldown', '30', '--json', '--db', db]);
+  expect(added.code).toBe(0);
+  const rule = JSON.parse(added.out);
+  expect(rule).toMatchObject({ site_key: site, kind: 'new_issue', cooldown_minutes: 30, channels: [{ type: 'email', to: 'owner@shop.example' }, { type: 'webhook', url: 'https://hooks.shop.example/in', format: 'slack', signed: true }] });
+  expect(added.out).not.toContain('topsecret');
+  const listed = await runCli(['alert', 'list', '--site', site, '--db', db]);
+  expect(listed.out).toBe(`${rule.id}\tnew_issue\towner@shop.example, https://hooks.shop.example/in (signed)\tcooldown 30 min`);
+  expect(listed.out).not.toContain('topsecret');
+  expect((await runCli(['alert', 'remove', String(rule.id), '--site', site, '--db', db])).out).toBe(`Removed alert rule ${rule.id} of site ${site}.`);
+  const again = await runCli(['alert', 'remove', String(rule.id), '--site', site, '--db', db]);
+  expect([again.code, again.err]).toEqual([1, `sitebeacon: site ${site} has no alert rule ${rule.id}`]);
+  expect((await runCli(['alert', 'list', '--site', site, '--db', db])).out).toBe('');
+});
+
+test('a rule with nowhere to send, an unknown kind or format, a secret without a webhook, a bad cooldown: usage errors naming them', async () => {
+  const add = (...args: string[]) => runCli(['alert', 'add', '--site', site, '--db', db, ...args]);
+  for (const [args, said] of [
+    [['--on', 'new_issue'], 'give --email TO or --webhook URL'],
+    [['--on', 'sometimes', '--email', 'a@b.example'], '--on sometimes is not one of'],
+    [['--on', 'regression', '--webhook', 'https://h.example/', '--format', 'xml'], '--format xml is not one of'],
+    [['--on', 'regression', '--email', 'a@b.example', '--secret', 's'], '--format and --secret go with --webhook'],
+    [['--on', 'regression', '--webhook', 'ftp://h.example/'], 'is not an http(s) URL'],
+    [['--on', 'regression', '--email', 'a@b.example', '--cooldown', '1.5'], '--cooldown 1.5 is not a number of minutes'],
+  ] as const) {
+    const { code, err } = await add(...args);
+    expect(code).toBe(2);
+    expect(err).toContain(said);
+  }
+  expect((await runCli(['alert', 'list', '--site', site, '--db', db])).out).toBe('');
+});
