@@ -46,3 +46,11 @@ test('a rule with nowhere to send, an unknown kind or format, a secret without a
   }
   expect((await runCli(['alert', 'list', '--site', site, '--db', db])).out).toBe('');
 });
+
+test('user alert-mail turns the built-in alert mail on and off; an unknown user is exit 1', async () => {
+  expect((await runCli(['user', 'add', '--email', 'Owner@Shop.example', '--password-stdin', '--db', db], { stdin: async () => 'a long password here' })).code).toBe(0);
+  expect(await runCli(['user', 'alert-mail', 'owner@shop.example', 'on', '--json', '--db', db])).toMatchObject({ code: 0, out: '{"email":"owner@shop.example","alert_mail":true}' });
+  expect(await runCli(['user', 'alert-mail', 'OWNER@shop.example', 'off', '--db', db])).toMatchObject({ code: 0, out: 'Alert mail off for owner@shop.example.' });
+  expect(await runCli(['user', 'alert-mail', 'nobody@shop.example', 'on', '--db', db])).toMatchObject({ code: 1, err: 'sitebeacon: no user has the email nobody@shop.example' });
+  expect(await runCli(['user', 'alert-mail', 'owner@shop.example', 'maybe', '--db', db])).toMatchObject({ code: 2 });
+});

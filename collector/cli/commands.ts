@@ -18,6 +18,7 @@ import { sourcemapsUpload } from './sourcemapsUpload';
 import { siteRotateKey } from './siteRotateKey';
 import { wordpressRevoke } from './wordpressRevoke';
 import { userAdd } from './userAdd';
+import { userAlertMail } from './userAlertMail';
 import { userRemove } from './userRemove';
 import { userResetPassword } from './userResetPassword';
 import { userSignOut } from './userSignOut';
@@ -41,6 +42,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   userRemove,
   userResetPassword,
   userSignOut,
+  userAlertMail,
   alertAdd,
   alertList,
   alertRemove,
