@@ -10,12 +10,14 @@
 //   BENCH_DASHBOARD_LOADS=5          page loads whose median is the figure
 //   BENCH_READ_REPORTS=300000  reports of site A whose error groups are read while site B ingests
 //   BENCH_READS_RATE=200       requests/s of site B's ingest meanwhile
+//   BENCH_ISSUES_REPORTS=1000000  reports seeded for the issues' list (bench/issues.mjs)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beaconBench } from './beacon.mjs';
 import { cspSuggestionBench } from './cspSuggestion.mjs';
 import { dashboardBench } from './dashboard.mjs';
 import { goalRows, sizeFigures, soakFigures } from './goals.mjs';
 import { ingestBench } from './ingest.mjs';
+import { issuesBench, printIssuesBench } from './issues.mjs';
 import { postgresIngestBench } from './postgres.mjs';
 import { readsUnderIngestBench } from './readsUnderIngest.mjs';
 import { retentionBench } from './retention.mjs';
@@ -42,6 +44,7 @@ const results = {
   retention: await retentionBench({ rows: retentionRows, rate: retentionRate, duration }),
   readsUnderIngest: await readsUnderIngestBench({ reports: readReports, rate: readRate, duration }),
   summary: await summaryBench({ reports }),
+  issues: await issuesBench(),
   beacon: await beaconBench(),
   cspSuggestion: await cspSuggestionBench(),
   dashboard: await dashboardBench({ reports: dashboardReports, loads: dashboardLoads }),
@@ -127,6 +130,7 @@ console.table({
     'load average': dashboard.loadAverage,
   },
 });
+printIssuesBench(results.issues);
 
 console.log('\nThe performance goals (README, "Performance goals")');
 console.table(goalRows(results));

@@ -15,7 +15,7 @@ export interface BuiltQuery {
 
 export type Dialect = 'sqlite' | 'postgres';
 
-const builder = (dialect: Dialect) => {
+export const builder = (dialect: Dialect) => {
   const values: unknown[] = [];
   const param = (value: unknown) => {
     values.push(value);
@@ -24,17 +24,17 @@ const builder = (dialect: Dialect) => {
   return { values, param };
 };
 
-type Param = (value: unknown) => string;
+export type Param = (value: unknown) => string;
 
 /** Fingerprints compare bytewise in both stores, whatever PostgreSQL's collation. */
-const byFingerprint = (dialect: Dialect) => (dialect == 'postgres' ? 'COLLATE "C"' : '');
+export const byFingerprint = (dialect: Dialect) => (dialect == 'postgres' ? 'COLLATE "C"' : '');
 
 /**
  * The WHERE of a site's reports an issue read counts (alias `r`): range (`until` inclusive), exact
  * page, parsed client, release, environment, and no report of a known bot unless asked. A report
  * stored before the client was parsed (null `bot`) counts as a person's.
  */
-const reportWhere = (param: Param, siteKey: string, filter: IssueReportFilter) => {
+export const reportWhere = (param: Param, siteKey: string, filter: IssueReportFilter) => {
   const terms = [`r.site_key = ${param(siteKey)}`];
   if (filter.since !== undefined) terms.push(`r.received_at >= ${param(filter.since)}`);
   if (filter.until !== undefined) terms.push(`r.received_at <= ${param(filter.until)}`);
@@ -47,7 +47,28 @@ const reportWhere = (param: Param, siteKey: string, filter: IssueReportFilter) =
 /** `%word%` for LIKE, its wildcards escaped. */
 const likePattern = (word: string) => `%${word.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 
-const SORT_COLUMNS = { last_seen: 'i.last_seen', first_seen: 'i.first_seen', occurrences: 'hits.occurrences', visitors: 'hits.visitors' } as const;
+/**
+ * The issues' own filters (alias `i`): status as it reads at `now` (core/issueLifecycle.ts
+ * statusAt), words, type and the excluded types, after the site's; none when the list asks for none. Parameters in
+ * the order of the text: SQLite's are positional.
+ */
+export const issueWhere = (param: Param, siteKey: string, options: IssueListOptions, now: number) => {
+  const words = (options.q ?? '').split(/\s+/).filter(Boolean).slice(0, 8);
+  const narrowed = options.status != 'all' || words.length > 0 || options.type !== undefined || Boolean(options.excludeTypes?.length);
+  if (!narrowed) return [];
+  const terms = [`i.site_key = ${param(siteKey)}`];
+  if (options.status != 'all') {
+    terms.push(`CASE WHEN i.status = 'ignored' AND i.ignore_until IS NOT NULL AND i.ignore_until < ${param(now)} THEN 'unresolved' ELSE i.status END = ${param(options.status)}`);
+  }
+  for (const word of words) {
+    terms.push(`lower(i.error_type || ' ' || coalesce(i.error_name, '') || ' ' || i.error_message) LIKE ${param(likePattern(word))} ESCAPE '\\'`);
+  }
+  if (options.type !== undefined) terms.push(`i.error_type = ${param(options.type)}`);
+  if (options.excludeTypes?.length) terms.push(`i.error_type NOT IN (${options.excludeTypes.map(param).join(', ')})`);
+  return terms;
+};
+
+export const SORT_COLUMNS = { last_seen: 'i.last_seen', first_seen: 'i.first_seen', occurrences: 'hits.occurrences', visitors: 'hits.visitors' } as const;
 
 /**
  * The issues' list (store/contract/issues.ts `list`): the filtered reports of the range counted per
@@ -62,18 +83,9 @@ export const issueListQuery = (dialect: Dialect, siteKey: string, options: Issue
   const { values, param } = builder(dialect);
   const reports = reportWhere(param, siteKey, options);
   // The issues' own filters narrow the reports counted, before they are grouped: what the list
-  // leaves out is never counted (parameters in the order of the text: SQLite's are positional).
-  const words = (options.q ?? '').split(/\s+/).filter(Boolean).slice(0, 8);
-  const narrowed = options.status != 'all' || words.length > 0 || options.type !== undefined || Boolean(options.excludeTypes?.length);
-  const issueTerms = narrowed ? [`i.site_key = ${param(siteKey)}`] : [];
-  if (options.status != 'all') {
-    issueTerms.push(`CASE WHEN i.status = 'ignored' AND i.ignore_until IS NOT NULL AND i.ignore_until < ${param(now)} THEN 'unresolved' ELSE i.status END = ${param(options.status)}`);
-  }
-  for (const word of words) {
-    issueTerms.push(`lower(i.error_type || ' ' || coalesce(i.error_name, '') || ' ' || i.error_message) LIKE ${param(likePattern(word))} ESCAPE '\\'`);
-  }
-  if (options.type !== undefined) issueTerms.push(`i.error_type = ${param(options.type)}`);
-  if (options.excludeTypes?.length) issueTerms.push(`i.error_type NOT IN (${options.excludeTypes.map(param).join(', ')})`);
+  // leaves out is never counted.
+  const issueTerms = issueWhere(param, siteKey, options, now);
+  const narrowed = issueTerms.length > 0;
   const where = narrowed ? `${reports} AND r.fingerprint IN (SELECT i.fingerprint FROM issues i WHERE ${issueTerms.join(' AND ')})` : reports;
   const terms = [`i.site_key = ${param(siteKey)}`, 'i.fingerprint = hits.fingerprint'];
   const sort = SORT_COLUMNS[options.sort];

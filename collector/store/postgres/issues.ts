@@ -1,5 +1,6 @@
 import { changeIssue } from '../../core/issueLifecycle';
 import type { IssueStore } from '../contract/issues';
+import { fastListApplies, issueFastListQuery, issuePageCountsQuery, withPageCounts } from '../issueFastList';
 import { issueEventPage, issueListPage } from '../issueResults';
 import { issueEventsQuery, issueListQuery, issueTagQuery, issueTrendsQuery, TAG_COLUMNS, trendSeries, type BuiltQuery } from '../issueQueries';
 import { ISSUE_COLUMNS, issueFromRow, issueValues, type IssueRow } from '../issueRows';
@@ -25,7 +26,12 @@ export const postgresIssues = (pool: Pool, write: Write) => {
   const all = async ({ text, values }: BuiltQuery) => (await run<Row>(pool, text, values)).rows;
   return {
     async list(siteKey, options) {
-      return issueListPage(await all(issueListQuery('postgres', siteKey, options, Date.now())), options);
+      // Without a filter on a report's fields, from the per-day counts (docs/issues.md, "The list at a million reports").
+      if (!fastListApplies(options)) return issueListPage(await all(issueListQuery('postgres', siteKey, options, Date.now())), options);
+      const rows = await all(issueFastListQuery('postgres', siteKey, options, Date.now()));
+      const fingerprints = rows.map((row) => String(row.fingerprint));
+      const counts = fingerprints.length ? await all(issuePageCountsQuery('postgres', siteKey, fingerprints, options)) : [];
+      return issueListPage(withPageCounts(rows, counts), options);
     },
     async get(siteKey, fingerprint) {
       return issueFromRow((await run<IssueRow>(pool, SELECT_ISSUE, [siteKey, fingerprint], 'select_issue')).rows[0]);

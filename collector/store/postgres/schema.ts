@@ -1,7 +1,7 @@
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
 import { ALERTS_MIGRATION } from './alertSchema';
-import { ISSUES_MIGRATION } from './issueSchema';
+import { ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
 import { POSTGRES_SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
 
 /**
@@ -212,4 +212,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
   POSTGRES_SOURCE_MAPS_MIGRATION,
   // 10: alerts (docs/alerts.md), as the SQLite store's version 15.
   ALERTS_MIGRATION,
+  // 11: the issues' list at a million reports (docs/issues.md), as the SQLite store's version 16.
+  ISSUE_FAST_LIST_MIGRATION,
 ];

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { changeIssue } from '../../core/issueLifecycle';
 import type { IssueStore } from '../contract/issues';
+import { fastListApplies, issueFastListQuery, issuePageCountsQuery, withPageCounts } from '../issueFastList';
 import { issueEventPage, issueListPage } from '../issueResults';
 import { issueEventsQuery, issueListQuery, issueTagQuery, issueTrendsQuery, TAG_COLUMNS, trendSeries, type BuiltQuery } from '../issueQueries';
 import { ISSUE_COLUMNS, issueFromRow, issueValues, type IssueRow } from '../issueRows';
@@ -33,7 +34,12 @@ export const sqliteIssueReads = (db: Database) => {
   const selectIssue = db.prepare<[string, string], IssueRow>('SELECT * FROM issues WHERE site_key = ? AND fingerprint = ?');
   return {
     async list(siteKey, options) {
-      return issueListPage(all(issueListQuery('sqlite', siteKey, options, Date.now())), options);
+      // Without a filter on a report's fields, from the per-day counts (docs/issues.md, "The list at a million reports").
+      if (!fastListApplies(options)) return issueListPage(all(issueListQuery('sqlite', siteKey, options, Date.now())), options);
+      const rows = all(issueFastListQuery('sqlite', siteKey, options, Date.now()));
+      const fingerprints = rows.map((row) => String(row.fingerprint));
+      const counts = fingerprints.length ? all(issuePageCountsQuery('sqlite', siteKey, fingerprints, options)) : [];
+      return issueListPage(withPageCounts(rows, counts), options);
     },
     async get(siteKey, fingerprint) {
       return issueFromRow(selectIssue.get(siteKey, fingerprint));

@@ -7,6 +7,7 @@ import { describeDashboardReadsContract } from './dashboardReads.contract';
 import { describeErrorReportsContract } from './errorReports.contract';
 import { describeHostileTextContract } from './hostileText.contract';
 import { describeIntegrationsContract } from './integrations.contract';
+import { describeIssueFastListContract } from './issueFastList.contract';
 import { describeIssueListsContract } from './issueLists.contract';
 import { describeIssuesContract } from './issues.contract';
 import { describePerformanceSessionsContract } from './performanceSessions.contract';
@@ -74,6 +75,7 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
     describeVisitorsContract(test);
     describeIssuesContract(test);
     describeIssueListsContract(test);
+    describeIssueFastListContract(test);
     describeSourceMapsContract(test);
     describeAlertsContract(test);
   });
