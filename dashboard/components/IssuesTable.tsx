@@ -21,10 +21,11 @@ const SortHeading = ({ view, sort, label, title, numeric }: { view: IssueView; s
 /** A time as the dashboard writes it (format.ts `time`), free to wrap between its date and its hour, never inside either. */
 const When = ({ iso }: { iso: string }) => {
   const [date, ...hour] = time(iso).split(' ');
+  // One element: a phone's card lays a cell's children out as a grid (styles.css), one per column.
   return (
-    <>
+    <span>
       <span class="nowrap">{date}</span> <span class="nowrap">{hour.join(' ')}</span>
-    </>
+    </span>
   );
 };
 
