@@ -55,13 +55,14 @@ export const ISSUES_MIGRATION = `
 
 /**
  * Schema version 16 (PostgreSQL: 11): the issues' list at a million reports (docs/issues.md, "The
- * list at a million reports"). The index by fingerprint and time one column longer, `bot`: a page's
- * visitors and page views are counted from it alone, bots left out, without reading a row. And the
- * bots' reports by time, a partial index as small as bots are few: the list counts from the per-day
- * `error_groups`, which count every report, and takes the bots' back out (store/issueFastList.ts).
+ * list at a million reports"). The index by fingerprint and time two columns longer, `bot` and
+ * `count`: a page's visitors, page views and trends are counted from it alone, bots left out,
+ * without reading a row. And the bots' reports by time, a partial index as small as bots are few:
+ * the list counts from the per-day `error_groups`, which count every report, and takes the bots'
+ * back out (store/issueFastList.ts).
  */
 export const ISSUE_FAST_LIST_MIGRATION = `
   DROP INDEX error_reports_by_fingerprint_time;
-  CREATE INDEX error_reports_by_fingerprint_time ON error_reports (site_key, fingerprint, received_at, session_id, visitor, bot);
+  CREATE INDEX error_reports_by_fingerprint_time ON error_reports (site_key, fingerprint, received_at, session_id, visitor, bot, count);
   CREATE INDEX error_reports_of_bots ON error_reports (site_key, received_at, fingerprint, count) WHERE bot = 1;
 `;
