@@ -16,8 +16,9 @@ export type ReportKind = keyof Endpoints;
 export interface BeaconContext extends TransportState {
   /**
    * Queues a report. A report identical to one still queued (its time aside) is folded into
-   * it: an error counts up, a CSP report is dropped. A performance session is queued as the live
-   * object, once: what is sent is its state at the flush.
+   * it: an error counts up, a CSP report is dropped. A report with its own `_json` (a performance
+   * session, vitalsSession.ts) is queued by its `_key`, once, outside the per-page cap, and sent as
+   * its `_json` gives it at the flush.
    */
   _report(kind: ReportKind, report: object): void;
   /** Set when the page's CSP blocks the collector: nothing is sent any more, for good (transport.ts). */
@@ -77,8 +78,18 @@ const FLUSH_DELAY = 1000;
  */
 const MAX_REPORTS_PER_PAGE = 25;
 
-/** A queued report: an error report, a CSP report or a session. */
-type Queued = { session_id?: string; count?: number; release?: string; environment?: string };
+/**
+ * A report's own serializer (a performance session's, vitalsSession.ts), called as its method:
+ * given toWireJson, the body to send now, kept as its newest; given a body sent before, whether a
+ * newer one superseded it, so that the older one is not retried (transport.ts).
+ */
+export type OwnJson = (serializeOrSent: typeof toWireJson | string) => string | boolean;
+
+/**
+ * A queued report: an error report, a CSP report or a session. `_key` and `_json` are a session's
+ * (vitalsSession.ts): its queue key, its id, which also keeps it outside the per-page cap; its serializer.
+ */
+type Queued = { session_id?: string; count?: number; release?: string; environment?: string; _key?: string; _json?: OwnJson };
 
 const noop = () => {};
 const noopBeacon: Beacon = { captureError: noop, flush: async () => {}, stop: noop };
@@ -98,12 +109,13 @@ const start = (options: BeaconOptions): Beacon => {
   const flush = (atExit?: boolean) => {
     // clearTimeout returns undefined: the timer is cleared and forgotten in one statement.
     timer = clearTimeout(timer) as undefined;
-    // Errors go in arrays; a CSP report (the CSP2 shape is one report) and a session go alone,
-    // a session keyed by its id: a newer snapshot supersedes an unsent older one.
+    // Errors go in arrays; a CSP report (the CSP2 shape is one report) and a session go alone, a
+    // session as its own _json gives it, which also tells the transport when a newer snapshot
+    // supersedes an unsent older one.
     const errorReports: Queued[] = [];
     const sent = [];
     for (const [kind, report] of Object.values(queued))
-      kind == 'error' ? errorReports.push(report) : sent.push(transport(kind, toWireJson(report, kind == 'performance'), atExit, report.session_id));
+      kind == 'error' ? errorReports.push(report) : sent.push(transport(kind, report._json ? (report._json(toWireJson) as string) : toWireJson(report), atExit, report._json));
     queued = {};
     if (errorReports[0]) for (const body of batches(errorReports, MAX_BODY_BYTES)) sent.push(transport('error', body, atExit));
     return Promise.all(sent);
@@ -122,14 +134,14 @@ const start = (options: BeaconOptions): Beacon => {
       queue.environment = options.environment;
       if (kind == 'error') queue.session_id = context._sessionId;
     }
-    // A session is queued as the live object: what is sent is its state at the flush.
-    const key = kind + (kind == 'performance' ? queue.session_id : toWireJson({ ...queue, timestamp: 0 }));
+    // A session is queued as the live object, by its id: what is sent is its state at the flush.
+    const key = kind + (queue._key || toWireJson({ ...queue, timestamp: 0 }));
     const same = queued[key];
     if (same) {
       if (kind == 'error') same[1].count = (same[1].count || 1) + 1;
       return;
     }
-    if (kind != 'performance' && (sentThisPage[kind] = (sentThisPage[kind] || 0) + 1) > MAX_REPORTS_PER_PAGE) return;
+    if (!queue._key && (sentThisPage[kind] = (sentThisPage[kind] || 0) + 1) > MAX_REPORTS_PER_PAGE) return;
     queued[key] = [kind, queue];
     timer ??= setTimeout(onTimer, FLUSH_DELAY);
   };

@@ -70,14 +70,18 @@ test('once blocked, nothing is sent and nothing waiting is retried', async () =>
 test('a session snapshot is not retried once a newer one of the same session was sent', async () => {
   fetchMock.mockImplementationOnce(() => answer(500)).mockImplementation(() => answer(202));
   const transport = createTransport({ _endpoints: endpoints });
-  await transport('performance', '{"LCP":1}', false, 'session-1');
+  // As a session's own serializer tells it (vitalsSession.ts): a body is superseded once a newer one was sent.
+  let newest: string;
+  const superseded = (body: string) => body != newest;
+  const sendSnapshot = (body: string) => transport('performance', (newest = body), false, superseded);
+  await sendSnapshot('{"LCP":1}');
   await vi.advanceTimersByTimeAsync(5_000);
   const bodies = () => fetchMock.mock.calls.map(([, init]) => init.body);
   // The retry went out, since nothing newer existed...
   expect(bodies()).toEqual(['{"LCP":1}', '{"LCP":1}']);
   fetchMock.mockImplementationOnce(() => answer(500));
-  await transport('performance', '{"LCP":2}', false, 'session-1');
-  await transport('performance', '{"LCP":3}', false, 'session-1');
+  await sendSnapshot('{"LCP":2}');
+  await sendSnapshot('{"LCP":3}');
   await vi.advanceTimersByTimeAsync(300_000);
   // ...but {"LCP":2} failed after {"LCP":3} was sent: retrying it would overwrite newer values.
   expect(bodies()).toEqual(['{"LCP":1}', '{"LCP":1}', '{"LCP":2}', '{"LCP":3}']);
@@ -102,9 +106,11 @@ test('at page exit a body goes out even while sends wait: a failure just before 
   // Chromium rejects an in-flight keepalive fetch at pagehide.
   fetchMock.mockImplementation(() => Promise.reject(new TypeError('Failed to fetch')));
   const transport = createTransport({ _endpoints: endpoints });
-  await transport('performance', '{"FCP":1}', false, 'session-1');
+  let newest = '{"FCP":1}';
+  const superseded = (body: string) => body != newest;
+  await transport('performance', newest, false, superseded);
   transport('error', '["later"]', false);
   expect(fetchMock).toHaveBeenCalledTimes(1);
-  transport('performance', '{"FCP":1,"LCP":2}', true, 'session-1');
+  transport('performance', (newest = '{"FCP":1,"LCP":2}'), true, superseded);
   expect(sendBeacon).toHaveBeenCalledWith('https://in.example/api/p', '{"FCP":1,"LCP":2}');
 });

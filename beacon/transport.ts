@@ -20,10 +20,10 @@ const FIRST_RETRY_DELAY = 1000;
 
 /**
  * What `init` sends through: sends one body to the endpoint of its kind; resolves when the first attempt has settled. Never
- * rejects. Bodies with the same `key` supersede each other (a session's snapshots): only the newest
- * is retried.
+ * rejects. A body for which `superseded` is true by the time of an attempt is not sent (a session's
+ * older snapshot, once a newer one was: only the newest is retried).
  */
-export type Transport = (kind: keyof Endpoints, body: string, atExit?: boolean, key?: string) => Promise<unknown> | undefined;
+export type Transport = (kind: keyof Endpoints, body: string, atExit?: boolean, superseded?: (body: string) => unknown) => Promise<unknown> | undefined;
 
 /**
  * Read before every attempt: once `_blocked` (the page's CSP blocks the collector), nothing is
@@ -47,13 +47,12 @@ export interface TransportState {
 export const createTransport = (state: TransportState): Transport => {
   let inflightBytes = 0;
   let pausedUntil = 0;
-  const newest: Record<string, string> = {};
 
-  const send = async (kind: keyof Endpoints, body: string, atExit?: boolean, key?: string, attempt = 0): Promise<void> => {
+  const send = async (kind: keyof Endpoints, body: string, atExit?: boolean, superseded?: (body: string) => unknown, attempt = 0): Promise<void> => {
     const url = state._endpoints[kind];
-    // Unless blocked meanwhile or a newer body of the same key was sent; at page exit, sendBeacon
+    // Unless blocked meanwhile or superseded by a newer body; at page exit, sendBeacon
     // first (false when over its quota: then fetch).
-    if (state._blocked || (key && newest[key] != body) || (atExit && navigator.sendBeacon?.(url, body))) return;
+    if (state._blocked || superseded?.(body) || (atExit && navigator.sendBeacon?.(url, body))) return;
     // While the collector asked us to wait (429, 5xx, or it is unreachable), new bodies wait too;
     // but not at page exit, where waiting is losing: Chromium rejects an in-flight keepalive fetch
     // at pagehide ("Failed to fetch") although it goes on, and that must not hold back the last snapshot.
@@ -83,15 +82,12 @@ export const createTransport = (state: TransportState): Transport => {
     }
     if (attempt < MAX_ATTEMPTS) {
       setTimeout(
-        monitor(() => send(kind, body, false, key, attempt)),
+        monitor(() => send(kind, body, false, superseded, attempt)),
         pausedUntil - Date.now(),
       );
     }
   };
 
   // Nothing here throws: send is async, and its rejections reach the caller's monitor().
-  return (kind, body, atExit, key) => {
-    if (key) newest[key] = body;
-    return send(kind, body, atExit, key);
-  };
+  return send;
 };

@@ -115,3 +115,24 @@ test("a metric of the page's own load reported after a bfcache restore still goe
   expect(restored!.session_id).not.toBe(first!.session_id);
   beacon.stop();
 });
+
+test('a session is sent with its wire fields only, its zeros kept; a failed snapshot is not retried once a newer one was sent', async () => {
+  vi.useFakeTimers();
+  try {
+    fetchMock.mockImplementationOnce(async () => new Response(null, { status: 500 }));
+    const beacon = await start();
+    report(metric('CLS', 0));
+    await beacon.flush();
+    report(metric('LCP', 1200));
+    await beacon.flush();
+    await vi.advanceTimersByTimeAsync(300_000);
+    const [failed, newer, ...retries] = sentSessions();
+    expect(Object.keys(failed!).sort()).toEqual(['metrics', 'navigation_type', 'page_url', 'session_id', 'started_at']);
+    expect(failed!.metrics.CLS).toMatchObject({ value: 0, delta: 0 });
+    expect(Object.keys(newer!.metrics).sort()).toEqual(['CLS', 'LCP']);
+    expect(retries).toEqual([]);
+    beacon.stop();
+  } finally {
+    vi.useRealTimers();
+  }
+});

@@ -1,5 +1,5 @@
 import type { Metric } from 'web-vitals';
-import type { BeaconContext, Capture } from './init';
+import type { BeaconContext, Capture, OwnJson } from './init';
 import { monitor } from './lib/monitor';
 import { randomId } from './lib/randomId';
 import type { WirePerformanceSession } from './lib/wire';
@@ -22,8 +22,11 @@ export type MetricSource = (listener: (metric: ReportedMetric) => void, context:
 /** What a session sends of a metric: every field web-vitals gives except `name` (the key) and `entries`. */
 export type SentMetric = Omit<ReportedMetric, 'name' | 'entries'>;
 
-/** The session as sent: the wire format's (lib/wire.ts). */
-type Session = WirePerformanceSession;
+/**
+ * The session as sent: the wire format's (lib/wire.ts); and for init, its queue key and its own
+ * serializer (OwnJson), neither of them sent.
+ */
+type Session = WirePerformanceSession & { _key?: string; _json: OwnJson };
 
 /**
  * The performance session of `vitals()`, whatever reports the metrics: one session per page view
@@ -38,11 +41,24 @@ export const vitalsSession =
   (source: MetricSource, { sampleRate = 1 }: VitalsOptions = {}): Capture =>
   (context) => {
     let current: Session | undefined;
-    const start = (sessionId: string): Session | undefined =>
-      (current =
-        Math.random() < sampleRate
-          ? { session_id: sessionId, page_url: location.href, started_at: Date.now(), metrics: {} }
-          : undefined);
+    const start = (sessionId: string): Session | undefined => {
+      // The newest body sent: an older snapshot still waiting for a retry is superseded by it.
+      let newest: string;
+      const session: Session = {
+        session_id: sessionId,
+        page_url: location.href,
+        started_at: Date.now(),
+        metrics: {},
+        _key: sessionId,
+        // As beforeSend left it (a copy keeps this method), with its zeros: a CLS of 0 is a value (lib/toWireJson.ts).
+        _json(serializeOrSent) {
+          return typeof serializeOrSent == 'string'
+            ? serializeOrSent != newest
+            : (newest = serializeOrSent({ ...this, _key: undefined }, true));
+        },
+      };
+      return (current = Math.random() < sampleRate ? session : undefined);
+    };
     const first = start(context._sessionId);
 
     // The session itself is queued, not a copy: what is sent at the next flush is its newest state,

@@ -67,8 +67,7 @@ const WEB_VITALS = ['largest-contentful-paint', 'layout-shift', 'first-input'];
 const ATTRIBUTION = ['largestShiftTarget', 'interactionTarget', 'getSelector'];
 
 // Gates sit a little above what is reached: a change that adds bytes must say so here.
-// beacon.min.js's gate is its budget (2,560 B), met; the ESM app's budget (1,864 B) is not met yet:
-// its gate holds what is reached, so it can only go down.
+// beacon.min.js's gate is its budget (2,560 B), and so is the ESM app's (1,864 B): both met.
 const targets = [
   {
     name: 'dist/beacon.min.js (the script tag: errors, csp, transport, sessions; the critical path)',
@@ -88,7 +87,7 @@ const targets = [
     name: 'ESM app importing init, errors, csp',
     code: await app('init, errors, csp', 'errors(), csp()'),
     goal: { brotli: 1536 },
-    gate: { brotli: 1888 },
+    gate: { brotli: 1864 },
     mustNotContain: WEB_VITALS,
   },
   {
