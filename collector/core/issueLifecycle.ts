@@ -2,12 +2,15 @@
  * An issue's lifecycle (docs/issues.md): the status its owner gives it, and what an occurrence does
  * to it at ingest. Plain data in, plain data out; both stores fold each stored report through
  * `occurIssue` in the transaction that stores it, and apply an owner's change with `changeIssue`.
- * The types mirror store/contract/issues.ts (core imports nothing above it).
+ * Its types are the store's too (store/contract/issues.ts re-exports them).
  */
 
 export type IssueStatus = 'unresolved' | 'resolved' | 'ignored';
 
-/** An issue's stored state (store/contract/issues.ts IssueState): times in ms since the epoch. */
+/**
+ * An issue: one error group (fingerprint) of one site with its lifecycle, as stored. Times in ms
+ * since the epoch; every "seen" is all-time, whatever range a read asks for.
+ */
 export interface IssueLifecycleState {
   fingerprint: string;
   error_type: string;
@@ -15,13 +18,19 @@ export interface IssueLifecycleState {
   error_message: string;
   first_seen: number;
   last_seen: number;
+  /** The release of the first and of the latest report that named one, or null. */
   first_release: string | null;
   last_release: string | null;
   status: IssueStatus;
+  /** A resolved issue occurred again (status is then `unresolved`); cleared by the owner's next change. */
   regressed: boolean;
+  /** Resolved in this release: only an occurrence from a release that first arrived later regresses it. */
   resolved_in: string | null;
+  /** Ignored until this many more occurrences (counted in `ignored_occurrences`), or null. */
   ignore_until_count: number | null;
+  /** Occurrences since it was ignored (the count `ignore_until_count` is compared with). */
   ignored_occurrences: number;
+  /** Ignored until this time (ms), or null. */
   ignore_until: number | null;
 }
 
@@ -38,7 +47,7 @@ export interface IssueOccurrence {
   release?: string | null | undefined;
 }
 
-/** The owner's change (store/contract/issues.ts IssueChange). */
+/** What the owner changes (`PATCH .../issues/{fingerprint}`); a status change resets what the others do not set. */
 export interface IssueLifecycleChange {
   status: IssueStatus;
   resolved_in?: string | null | undefined;

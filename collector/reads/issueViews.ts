@@ -14,18 +14,8 @@ import { rangeOf } from './range';
  */
 export type IssueReads = Pick<Store, 'errors' | 'performance' | 'sourceMaps'> & { issues: IssueStore };
 
-/** The range and report filters of an issues query (schemas/issueQuery.ts), as parsed. */
-export interface IssueFilterQuery {
-  since?: number | undefined;
-  until?: number | undefined;
-  page?: string | undefined;
-  browser?: string | undefined;
-  os?: string | undefined;
-  device?: 'mobile' | 'tablet' | 'desktop' | undefined;
-  release?: string | undefined;
-  environment?: string | undefined;
-  bots?: 'exclude' | 'include' | undefined;
-}
+/** The range and report filters of an issues query (schemas/issueQuery.ts), as parsed: the store's filter, with bots by name. */
+export type IssueFilterQuery = Omit<IssueReportFilter, 'includeBots'> & { bots?: 'exclude' | 'include' | undefined };
 
 /** An issues view's range and the filter of the reports it counts. */
 export interface IssueRange {

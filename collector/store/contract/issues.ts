@@ -1,43 +1,9 @@
+import type { IssueLifecycleChange as IssueChange, IssueLifecycleState as IssueState, IssueStatus } from '../../core/issueLifecycle';
 import type { StoredErrorReport } from '../../core/records';
 import type { FieldCount } from './errorReports';
 
-/** An issue's status (docs/issues.md): what its owner decided, changed at ingest only by the rules of core/issueLifecycle.ts. */
-export type IssueStatus = 'unresolved' | 'resolved' | 'ignored';
-
-/**
- * An issue: one error group (fingerprint) of one site with its lifecycle. Times in ms since the
- * epoch; every "seen" is all-time, whatever range a read asks for.
- */
-export interface IssueState {
-  fingerprint: string;
-  error_type: string;
-  error_name?: string | undefined;
-  error_message: string;
-  first_seen: number;
-  last_seen: number;
-  /** The release of the first and of the latest report that named one, or null. */
-  first_release: string | null;
-  last_release: string | null;
-  status: IssueStatus;
-  /** A resolved issue occurred again (status is then `unresolved`); cleared by the owner's next change. */
-  regressed: boolean;
-  /** Resolved in this release: only an occurrence from a release that first arrived later regresses it. */
-  resolved_in: string | null;
-  /** Ignored until this many more occurrences (counted in `ignored_occurrences`), or null. */
-  ignore_until_count: number | null;
-  /** Occurrences since it was ignored (the count `ignore_until_count` is compared with). */
-  ignored_occurrences: number;
-  /** Ignored until this time (ms), or null. */
-  ignore_until: number | null;
-}
-
-/** What the owner changes (`PATCH .../issues/{fingerprint}`); a status change resets what the others do not set. */
-export interface IssueChange {
-  status: IssueStatus;
-  resolved_in?: string | null | undefined;
-  ignore_until_count?: number | null | undefined;
-  ignore_until?: number | null | undefined;
-}
+// The issue's state and the owner's change are the lifecycle's (core/issueLifecycle.ts), stored as they are.
+export type { IssueChange, IssueState, IssueStatus };
 
 /** The reports an issue list or breakdown counts: a range, and filters on each report's fields. */
 export interface IssueReportFilter {
