@@ -128,7 +128,8 @@ test('on any JSON the fast path steps aside or gives exactly what valibot gives'
 test("every CSP report the real browsers sent (shared fixtures) takes the fast path or valibot's, with the same result", () => {
   const bodies: string[] = [];
   for (const browser of readdirSync(new URL('../fixtures/', import.meta.url), { withFileTypes: true })) {
-    if (!browser.isDirectory()) continue;
+    // stacks/ holds error stacks, not requests (collector/fixtures/README.md).
+    if (!browser.isDirectory() || browser.name == 'stacks') continue;
     for (const file of readdirSync(new URL(`../fixtures/${browser.name}/`, import.meta.url))) {
       if (!file.endsWith('.json')) continue;
       const requests = JSON.parse(readFileSync(new URL(`../fixtures/${browser.name}/${file}`, import.meta.url), 'utf8')) as Array<{ method: string; path?: string; body: string }>;
