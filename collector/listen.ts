@@ -47,6 +47,13 @@ export interface ListenOptions {
 const REQUEST_TIMEOUT_ANSWER = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
 
 /** The client's address, an IPv4 client of a dual-stack socket as the IPv4 address. */
+/**
+ * How long before Node's own headers timeout (the same bound) a first request's ends here: Node's
+ * checker, a timer of this event loop like this one, would otherwise race it, and it answers 408
+ * also to a connection that sent nothing. Timers run in the order they fall due, so this one wins.
+ */
+const NODE_CHECK_LEAD_MS = 100;
+
 const clientAddress = (socket: Socket) => socket.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
 
 /**
@@ -74,7 +81,7 @@ const boundConnections = (
       // Over TLS the bytes read are the handshake's: nothing an HTTP answer could go to.
       if (!secure && socket.bytesRead > 0 && socket.writable) socket.write(REQUEST_TIMEOUT_ANSWER);
       socket.destroy();
-    }, headersTimeoutMs);
+    }, Math.max(1, headersTimeoutMs - NODE_CHECK_LEAD_MS));
     timer.unref();
     waiting.set(socket, timer);
     socket.once('close', () => {
