@@ -19,6 +19,7 @@ const eventOf = (report: IssueEvent, frames: SymbolicatedFrame[]): v.InferInput<
   message: report.error_message,
   stack: report.stack ?? null,
   count: Math.max(1, report.count ?? 1),
+  causes: report.causes ?? [],
   frames,
 });
 

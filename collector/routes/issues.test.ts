@@ -180,16 +180,17 @@ describe('the issues API', { timeout: 30_000 }, () => {
     const thrown = { ...TYPE_ERROR, stack: 'TypeError: cart is undefined\n    at pay (https://shop.example/app.js:1:2)' };
     const fingerprint = fp(thrown);
     await report({ ...thrown, release: '1.0', environment: 'production' }, FIREFOX);
-    await report({ ...thrown, release: '1.1' }, IPHONE);
+    const causes = [{ error_name: 'Error', error_message: 'price service timed out', stack: 'Error: price service timed out\n    at quote (https://shop.example/app.js:9:1)' }];
+    await report({ ...thrown, release: '1.1', causes }, IPHONE);
     const issue = await json(`/${fingerprint}`);
     expect(issue).toMatchObject({ fingerprint, occurrences: 2, visitors: 2, page_views_share: 0, resolved_in: null, ignore_until_count: null, ignore_until: null });
     const events = await json<{ items: Array<Record<string, unknown>>; next_cursor: string | null }>(`/${fingerprint}/events?limit=1`);
     expect(events.items).toEqual([
-      expect.objectContaining({ release: '1.1', environment: null, os: 'iOS', device: 'mobile', message: 'cart is undefined', count: 1, page_url: `${SHOP}/cart`,
+      expect.objectContaining({ release: '1.1', environment: null, os: 'iOS', device: 'mobile', message: 'cart is undefined', count: 1, page_url: `${SHOP}/cart`, causes,
         frames: [{ raw: 'at pay (https://shop.example/app.js:1:2)', file: 'https://shop.example/app.js', line: 1, column: 2, function: 'pay', original: null, unmapped: 'no_map', in_app: true }] }),
     ]);
     const older = await json<{ items: Array<Record<string, unknown>>; next_cursor: string | null }>(`/${fingerprint}/events?limit=1&cursor=${events.next_cursor}`);
-    expect(older.items).toEqual([expect.objectContaining({ release: '1.0', environment: 'production', browser: 'Firefox', stack: expect.stringContaining('at pay') })]);
+    expect(older.items).toEqual([expect.objectContaining({ release: '1.0', environment: 'production', browser: 'Firefox', stack: expect.stringContaining('at pay'), causes: [] })]);
     expect(older.next_cursor).toBeNull();
     const tags = await json<Record<string, Array<{ value: string; count: number }>>>(`/${fingerprint}/tags`);
     expect(tags.browser!.map((tag) => tag.value).sort()).toEqual(['Firefox', 'Safari']);

@@ -3,6 +3,7 @@ import { apiPath } from '../../collector/routes/apiPath';
 import type { IssueEvent } from '../../collector/routes/apiTypes';
 import { useApi } from '../api';
 import { clip, formatNumber, time } from '../format';
+import { ErrorCauses } from './ErrorCauses';
 import { Status } from './Status';
 
 /** Events per page: a screen of rows, each with its stack folded. */
@@ -31,6 +32,7 @@ const Row = ({ event, latest }: { event: IssueEvent; latest: boolean }) => (
       ) : (
         <div class="muted small">No stack</div>
       )}
+      <ErrorCauses causes={event.causes} />
     </td>
   </tr>
 );

@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { MAX_ERROR_CAUSES } from '../../../beacon/lib/wire';
+import { ErrorCauseSchema } from '../errorReport';
 import { CountSchema, IsoTimeSchema } from './isoTime';
 
 // The issues API's answers (docs/issues.md, "The API").
@@ -101,6 +103,11 @@ export const IssueEventSchema = v.object({
   message: v.string(),
   stack: nullableText,
   count: v.pipe(CountSchema, v.description('Occurrences the report stands for (1 unless the beacon folded repeats)')),
+  causes: v.pipe(
+    v.array(ErrorCauseSchema),
+    v.maxLength(MAX_ERROR_CAUSES),
+    v.description("The error's cause chain, outermost first, or an AggregateError's inner errors (docs/wire-format.md, \"Error reports\"); [] when none"),
+  ),
   frames: v.pipe(
     v.array(IssueFrameSchema),
     v.description("The stack's frames, innermost call first, each mapped to the code as written by the report's release's source maps"),
