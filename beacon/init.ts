@@ -47,7 +47,9 @@ export interface BeaconOptions extends EndpointOptions {
    * Sees every report before it is queued, as captured: return it (edited or not) to send it, or
    * `null` / `false` to drop it. Its own exceptions are contained: the report is then sent as it was.
    * What it returns is sent the way every report is (lib/toWireJson.ts): URLs in its strings lose
-   * their credentials and fragments, and empty fields are left out.
+   * their credentials and fragments, and empty fields are left out. A performance session carries
+   * two internal members, `_key` and `_json` (vitalsSession.ts; never sent): edit it in place or
+   * return a spread copy, which keeps them; one rebuilt from JSON is sent as an ordinary report.
    */
   beforeSend?: (report: object, kind: ReportKind) => object | null | false | undefined | void;
   /**
