@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportRecords, spawnCollector } from '../collector/testing/spawnCollector';
+import { BROWSER_USER_AGENT } from './dashboardKit';
 import { beaconTag, expect, test } from './fixtures';
 
 test('a thrown error travels from a page on another origin into the collector store, once', async ({
@@ -58,27 +59,34 @@ test('a browser on an origin the site does not allow stores nothing', async ({ p
   expect(pageErrors.map((error) => error.message)).toEqual(['cart is empty']);
 });
 
-test('the demo page of `serve --demo` reports its button error into the demo site, and the demo user sees it on the dashboard', async ({ page }) => {
-  const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-demo-'));
-  const db = join(dir, 'demo.db');
-  const demo = await spawnCollector({ db, args: ['--demo'] });
-  try {
-    await page.goto(`${demo.url}/demo`);
-    await page.waitForFunction(() => 'sitebeacon' in window);
-    await page.click('#throw');
-    const exported = () => exportRecords(db, 'demo', 'errors');
-    await expect.poll(exported, { timeout: 10_000 }).toHaveLength(1);
-    expect(exported()[0]).toMatchObject({ error_message: 'demo: the cart is empty', error_name: 'TypeError' });
-    // What npm start prints: the dashboard and the demo user, who sees the error there.
-    expect(demo.info).toMatchObject({ dashboard: `${demo.url}/`, demo_user: { email: 'demo@sitebeacon.example' } });
-    await page.goto(`${demo.url}/`);
-    await page.getByLabel('Email').fill(demo.info.demo_user.email);
-    await page.getByLabel('Password').fill(demo.info.demo_user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Demo', exact: true }).click();
-    await expect(page.getByTestId('error-groups')).toContainText('TypeError: demo: the cart is empty');
-  } finally {
-    await demo.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+test.describe('from a visitor\'s browser', () => {
+  // Headless Chromium says "HeadlessChrome": a known bot, stored but left out of the issues'
+  // counts and list (docs/issues.md). The demo's visitor is a person in a browser.
+  test.use({ userAgent: BROWSER_USER_AGENT });
+
+  test('the demo page of `serve --demo` reports its button error into the demo site, and the demo user sees it on the dashboard', async ({ page }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-demo-'));
+    const db = join(dir, 'demo.db');
+    const demo = await spawnCollector({ db, args: ['--demo'] });
+    try {
+      await page.goto(`${demo.url}/demo`);
+      await page.waitForFunction(() => 'sitebeacon' in window);
+      await page.click('#throw');
+      const exported = () => exportRecords(db, 'demo', 'errors');
+      await expect.poll(exported, { timeout: 10_000 }).toHaveLength(1);
+      expect(exported()[0]).toMatchObject({ error_message: 'demo: the cart is empty', error_name: 'TypeError' });
+      // What npm start prints: the dashboard and the demo user, who sees the error there.
+      expect(demo.info).toMatchObject({ dashboard: `${demo.url}/`, demo_user: { email: 'demo@sitebeacon.example' } });
+      await page.goto(`${demo.url}/`);
+      await page.getByLabel('Email').fill(demo.info.demo_user.email);
+      await page.getByLabel('Password').fill(demo.info.demo_user.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('link', { name: 'Demo', exact: true }).click();
+      await expect(page.getByTestId('error-groups')).toContainText('TypeError: demo: the cart is empty');
+    } finally {
+      await demo.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
