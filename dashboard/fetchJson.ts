@@ -11,6 +11,31 @@ export interface ApiFailure {
 const MAX_ATTEMPTS = 5;
 const MAX_WAIT_SECONDS = 5;
 
+/**
+ * Reads this tab makes at once, at most: the collector answers a caller's fifth heavy read under
+ * way with 429 (README, "Running it for real"), so a page that asks for more at once (the sites
+ * list reads two views per site) queues them here instead of being refused and retrying.
+ */
+const READS_AT_ONCE = 4;
+let readsUnderWay = 0;
+const waitingReads: Array<() => void> = [];
+
+/** Resolves when this read may start; each start is followed by one `endRead`. */
+const startRead = (): Promise<void> | void => {
+  if (readsUnderWay < READS_AT_ONCE) {
+    readsUnderWay++;
+    return;
+  }
+  return new Promise((resolve) => waitingReads.push(resolve));
+};
+
+/** Hands the ended read's place to the oldest waiting one, or frees it. */
+const endRead = () => {
+  const next = waitingReads.shift();
+  if (next) next();
+  else readsUnderWay--;
+};
+
 const failure = async (response: Response): Promise<ApiFailure> => {
   // A proxy's refusal may have another shape: every field may be missing.
   let body: { error?: Partial<ApiErrorBody['error']> } | undefined;
@@ -31,6 +56,15 @@ const failure = async (response: Response): Promise<ApiFailure> => {
  * const { data } = await getJson<{ data: Site[] }>('/api/v1/sites');
  */
 export const getJson = async <T>(path: string): Promise<T> => {
+  await startRead();
+  try {
+    return await readJson<T>(path);
+  } finally {
+    endRead();
+  }
+};
+
+const readJson = async <T>(path: string): Promise<T> => {
   for (let attempt = 1; ; attempt++) {
     const response = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } });
     // Heavy reads are bounded per user (README, "Running it for real"): a page opened in several
