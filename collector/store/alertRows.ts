@@ -1,4 +1,4 @@
-import type { AlertChannel, AlertRule, RuleKind } from '../core/alerts/rules';
+import type { AlertChannel, AlertRule, RuleKind, RuleParams } from '../core/alerts/rules';
 import type { DeliveryStatus, DeliveryView, OutboxRow } from './contract/alerts';
 
 /** An `alert_rules` row as both stores read it (PostgreSQL's int8 as a string or number). */
@@ -9,6 +9,8 @@ export interface AlertRuleRow {
   channels: string;
   cooldown_minutes: number;
   created_at: number | string;
+  /** The kind's parameters, a JSON object (core/alerts/rules.ts RuleParams), or null. */
+  params: string | null;
 }
 
 /** The rule of a row. */
@@ -19,7 +21,14 @@ export const ruleFromRow = (row: AlertRuleRow): AlertRule => ({
   channels: JSON.parse(row.channels) as AlertChannel[],
   cooldown_minutes: Number(row.cooldown_minutes),
   created_at: Number(row.created_at),
+  ...(row.params ? (JSON.parse(row.params) as RuleParams) : {}),
 });
+
+/** A rule's parameters as stored: the ones given, as JSON, or null when there are none. */
+export const paramsText = ({ window_minutes, factor, count, metric }: RuleParams): string | null => {
+  const params = Object.fromEntries(Object.entries({ window_minutes, factor, count, metric }).filter(([, value]) => value !== undefined));
+  return Object.keys(params).length ? JSON.stringify(params) : null;
+};
 
 /** An `alert_outbox` row as both stores read it. */
 export interface OutboxRowRecord {

@@ -4,22 +4,69 @@ import type { WebhookFormat } from './webhookBody';
 
 /**
  * Alert rules (docs/alerts.md, "Rules"): what a site is alerted of, on which channels, at most once
- * per issue and rule per cooldown. Every kind may be stored; `new_issue` and `regression` are the
- * ones evaluated, at ingest, in the transaction that stores the report (the outbox).
+ * per subject (an issue, a CSP block, a metric) and rule per cooldown. `new_issue`, `regression` and
+ * `csp_enforced_new` are evaluated at ingest, in the transaction that stores the report (the
+ * outbox); `spike` and `vital_poor` by serve's periodic evaluation (core/alerts/periodic.ts).
  */
 export type RuleKind = 'new_issue' | 'regression' | 'spike' | 'csp_enforced_new' | 'vital_poor';
 
 export const RULE_KINDS: readonly RuleKind[] = ['new_issue', 'regression', 'spike', 'csp_enforced_new', 'vital_poor'];
 
-/** The kinds evaluated at ingest; the others are stored and not evaluated yet (docs/alerts.md). */
-export const EVALUATED_KINDS: readonly RuleKind[] = ['new_issue', 'regression'];
+/** The kinds evaluated at ingest; `spike` and `vital_poor` are evaluated periodically (docs/alerts.md, "Rule kinds"). */
+export const EVALUATED_KINDS: readonly RuleKind[] = ['new_issue', 'regression', 'csp_enforced_new'];
+
+/**
+ * What a kind's rule says beyond its channels (docs/alerts.md, "Rule kinds"): a spike's window and
+ * its `factor` or absolute `count`; the metric of `vital_poor`.
+ */
+export interface RuleParams {
+  window_minutes?: number | undefined;
+  factor?: number | undefined;
+  count?: number | undefined;
+  metric?: string | undefined;
+}
+
+/** The metrics `vital_poor` watches: those web-vitals rates (core/vitals.ts). */
+export const VITAL_POOR_METRICS: readonly string[] = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'];
+
+/** A spike's window: a minute to a day. Its factor: above 1, up to 1000. Its count: a whole number from 1. */
+export const SPIKE_LIMITS = { windowMinutes: [1, 1440], factor: [1, 1000], count: [1, 1_000_000_000] } as const;
+
+const whole = (value: unknown, [low, high]: readonly [number, number]) => Number.isInteger(value) && (value as number) >= low && (value as number) <= high;
+
+/**
+ * Why a rule's parameters do not fit its kind, or undefined when they do: a spike needs
+ * `window_minutes` and exactly one of `factor` or `count`; `vital_poor` one of VITAL_POOR_METRICS;
+ * the other kinds none.
+ *
+ * @example
+ * ruleParamsProblem('spike', { window_minutes: 10 }); // 'a spike rule needs factor or count'
+ */
+export const ruleParamsProblem = (kind: RuleKind, params: RuleParams): string | undefined => {
+  const given = (Object.keys(params) as Array<keyof RuleParams>).filter((name) => params[name] !== undefined);
+  const allowed: Record<RuleKind, string[]> = {
+    new_issue: [], regression: [], csp_enforced_new: [], spike: ['window_minutes', 'factor', 'count'], vital_poor: ['metric'],
+  };
+  const extra = given.find((name) => !allowed[kind].includes(name));
+  if (extra) return `a ${kind} rule takes no ${extra}`;
+  if (kind == 'spike') {
+    if (!whole(params.window_minutes, SPIKE_LIMITS.windowMinutes)) return 'a spike rule needs window_minutes, a whole number from 1 to 1440';
+    if ((params.factor === undefined) == (params.count === undefined)) return 'a spike rule needs factor or count (one of them)';
+    if (params.factor !== undefined && !(Number.isFinite(params.factor) && params.factor > SPIKE_LIMITS.factor[0] && params.factor <= SPIKE_LIMITS.factor[1])) {
+      return 'a spike factor is a number above 1, at most 1000';
+    }
+    if (params.count !== undefined && !whole(params.count, SPIKE_LIMITS.count)) return 'a spike count is a whole number from 1';
+  }
+  if (kind == 'vital_poor' && !VITAL_POOR_METRICS.includes(params.metric ?? '')) return `a vital_poor rule needs metric, one of ${VITAL_POOR_METRICS.join(', ')}`;
+  return undefined;
+};
 
 /** Where an alert goes. A webhook's secret is stored and never read back (ruleView). */
 export type AlertChannel =
   | { type: 'email'; to: string }
   | { type: 'webhook'; url: string; format: WebhookFormat; secret?: string | undefined };
 
-export interface AlertRule {
+export interface AlertRule extends RuleParams {
   id: number;
   site_key: string;
   kind: RuleKind;
@@ -89,11 +136,13 @@ export const inCooldown = (lastAlertAt: number | undefined, cooldownMinutes: num
  */
 export const issueAlert = (input: {
   id: string;
-  kind: 'new_issue' | 'regression';
+  kind: 'new_issue' | 'regression' | 'spike';
   site: { key: string; name: string };
   issue: IssueLifecycleState;
   page_url?: string | undefined;
   environment?: string | undefined;
+  /** A spike's occurrences in its window. */
+  window?: { count: number; minutes: number } | undefined;
   now: number;
 }): Alert => {
   const { issue } = input;
@@ -110,6 +159,7 @@ export const issueAlert = (input: {
       environment: input.environment,
       first_seen: new Date(issue.first_seen).toISOString(),
       last_seen: new Date(issue.last_seen).toISOString(),
+      ...(input.window ? { window_count: input.window.count, window_minutes: input.window.minutes } : {}),
     },
     url: '',
     created_at: new Date(input.now).toISOString(),

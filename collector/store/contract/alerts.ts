@@ -1,6 +1,8 @@
 import type { Alert } from '../../core/alerts/alert';
 import type { DeliveryOutcome } from '../../core/alerts/outcome';
-import type { AlertChannel, AlertRule, RuleKind } from '../../core/alerts/rules';
+import type { SpikeCount, VitalP75 } from '../../core/alerts/periodic';
+import type { RaisedAlert } from '../../core/alerts/raised';
+import type { AlertChannel, AlertRule, RuleKind, RuleParams } from '../../core/alerts/rules';
 
 /** A delivery's state (docs/alerts.md, "The outbox"). */
 export type DeliveryStatus = 'pending' | 'sent' | 'retrying' | 'failed' | 'digested';
@@ -30,8 +32,8 @@ export type DeliveryView = Omit<OutboxRow, 'channel' | 'payload'> & { kind: Aler
  * here it is claimed and its outcomes recorded by the delivery (alerts/startAlertDelivery.ts).
  */
 export interface AlertStore {
-  /** Stores a rule; rejects with UnknownSiteError for an unknown site. */
-  addRule(siteKey: string, rule: { kind: RuleKind; channels: AlertChannel[]; cooldown_minutes: number }): Promise<AlertRule>;
+  /** Stores a rule with its kind's parameters (core/alerts/rules.ts ruleParamsProblem checks them); rejects with UnknownSiteError for an unknown site. */
+  addRule(siteKey: string, rule: { kind: RuleKind; channels: AlertChannel[]; cooldown_minutes: number } & RuleParams): Promise<AlertRule>;
   /** The site's rules, oldest first, with their channels as stored (secrets included: use ruleView to show them). */
   rules(siteKey: string): Promise<AlertRule[]>;
   /** Removes the site's rule; false when it has none with this id. */

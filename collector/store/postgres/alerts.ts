@@ -1,5 +1,6 @@
 import type { AlertStore } from '../contract/alerts';
-import { outboxFromRow, ruleFromRow, statusAfter, type AlertRuleRow, type OutboxRowRecord } from '../alertRows';
+import { outboxFromRow, paramsText, ruleFromRow, statusAfter, type AlertRuleRow, type OutboxRowRecord } from '../alertRows';
+import { postgresAlertReads } from './alertReads';
 import type { Write } from './groupCommit';
 import type { Pool } from './pool';
 import { run } from './rows';
@@ -33,8 +34,8 @@ export const postgresAlerts = (pool: Pool, write: Write): AlertStore => ({
         ruleFromRow(
           (await run<AlertRuleRow>(
             client,
-            'INSERT INTO alert_rules (site_key, kind, channels, cooldown_minutes, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
-            [siteKey, rule.kind, JSON.stringify(rule.channels), rule.cooldown_minutes, Date.now()],
+            'INSERT INTO alert_rules (site_key, kind, channels, cooldown_minutes, created_at, params) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+            [siteKey, rule.kind, JSON.stringify(rule.channels), rule.cooldown_minutes, Date.now(), paramsText(rule)],
           )).rows[0]!,
         ),
     }),
@@ -74,4 +75,5 @@ export const postgresAlerts = (pool: Pool, write: Write): AlertStore => ({
     }),
   deliveries: async (siteKey, { limit }) =>
     (await run<OutboxRowRecord>(pool, 'SELECT * FROM alert_outbox WHERE site_key = $1 ORDER BY created_at DESC, id LIMIT $2', [siteKey, limit])).rows.map(outboxFromRow),
+  ...postgresAlertReads(pool),
 });

@@ -1,6 +1,6 @@
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
-import { ALERTS_MIGRATION } from './alertSchema';
+import { ALERT_RULE_PARAMS_MIGRATION, ALERTS_MIGRATION } from './alertSchema';
 import { ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
 import { POSTGRES_SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
 
@@ -214,4 +214,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
   ALERTS_MIGRATION,
   // 11: the issues' list at a million reports (docs/issues.md), as the SQLite store's version 16.
   ISSUE_FAST_LIST_MIGRATION,
+  // 12: alert rules' parameters (docs/alerts.md, "Rule kinds"), as the SQLite store's version 17.
+  ALERT_RULE_PARAMS_MIGRATION,
 ];

@@ -33,3 +33,9 @@ export const ALERTS_MIGRATION = `
   CREATE INDEX alert_outbox_by_site ON alert_outbox (site_key, created_at);
   ALTER TABLE users ADD COLUMN alert_email INTEGER NOT NULL DEFAULT 0;
 `;
+
+/**
+ * A rule's parameters (docs/alerts.md, "Rule kinds"): a spike's `window_minutes` and `factor` or
+ * `count`, the metric of `vital_poor`, as a JSON object; null for the kinds that take none.
+ */
+export const ALERT_RULE_PARAMS_MIGRATION = `ALTER TABLE alert_rules ADD COLUMN params TEXT;`;

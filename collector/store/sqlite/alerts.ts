@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type { AlertStore } from '../contract/alerts';
-import { outboxFromRow, ruleFromRow, statusAfter, type AlertRuleRow, type OutboxRowRecord } from '../alertRows';
+import { outboxFromRow, paramsText, ruleFromRow, statusAfter, type AlertRuleRow, type OutboxRowRecord } from '../alertRows';
+import { createRaiser } from './alertRaise';
+import { sqliteAlertReads } from './alertReads';
 import type { Write } from './groupCommit';
 import { siteCheck } from './siteCheck';
 
@@ -15,9 +17,10 @@ import { siteCheck } from './siteCheck';
  */
 export const sqliteAlerts = (db: Database, write: Write): AlertStore => {
   const requireSite = siteCheck(db);
-  const insertRule = db.prepare<[string, string, string, number, number], AlertRuleRow>(
-    'INSERT INTO alert_rules (site_key, kind, channels, cooldown_minutes, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
+  const insertRule = db.prepare<[string, string, string, number, number, string | null], AlertRuleRow>(
+    'INSERT INTO alert_rules (site_key, kind, channels, cooldown_minutes, created_at, params) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
   );
+  const raise = createRaiser(db);
   const selectRules = db.prepare<[string], AlertRuleRow>('SELECT * FROM alert_rules WHERE site_key = ? ORDER BY id');
   const deleteRule = db.prepare('DELETE FROM alert_rules WHERE site_key = ? AND id = ?');
   const updateUser = db.prepare('UPDATE users SET alert_email = ? WHERE email = ?');
@@ -46,7 +49,7 @@ export const sqliteAlerts = (db: Database, write: Write): AlertStore => {
     addRule: (siteKey, rule) =>
       write(() => {
         requireSite(siteKey);
-        return ruleFromRow(insertRule.get(siteKey, rule.kind, JSON.stringify(rule.channels), rule.cooldown_minutes, Date.now())!);
+        return ruleFromRow(insertRule.get(siteKey, rule.kind, JSON.stringify(rule.channels), rule.cooldown_minutes, Date.now(), paramsText(rule))!);
       }),
     rules: async (siteKey) => selectRules.all(siteKey).map(ruleFromRow),
     removeRule: (siteKey, id) => write(() => deleteRule.run(siteKey, id).changes > 0),
@@ -67,5 +70,7 @@ export const sqliteAlerts = (db: Database, write: Write): AlertStore => {
         for (const id of heldIds) markDigested.run(id);
       }),
     deliveries: async (siteKey, { limit }) => selectDeliveries.all(siteKey, limit).map(outboxFromRow),
+    raise: (raised) => write(() => raise(raised)),
+    ...sqliteAlertReads(db, write),
   };
 };

@@ -3,7 +3,7 @@ import { blockedHostOf } from '../../core/blockedHost';
 import { fingerprintOf } from '../../core/fingerprint';
 import { DEFAULT_SITE_KEY, type ErrorReport } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
-import { ALERTS_MIGRATION } from './alertSchema';
+import { ALERT_RULE_PARAMS_MIGRATION, ALERTS_MIGRATION } from './alertSchema';
 import { ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
 import { SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
 
@@ -266,9 +266,9 @@ const migrations: Array<string | ((db: Database) => void)> = [
   // filled here from the per-day aggregates, each issue unresolved. `site_releases` orders a site's
   // releases by first arrival (the rowid), what a regression compares.
   ISSUES_MIGRATION,
-  SOURCE_MAPS_MIGRATION, // 14: source maps by site, release and script URL (docs/source-maps.md, "Uploading maps").
-  ALERTS_MIGRATION, // 15: alerts (docs/alerts.md): rules, the outbox the ingest transaction writes, users' alert mail.
+  SOURCE_MAPS_MIGRATION, ALERTS_MIGRATION, // 14: source maps (docs/source-maps.md); 15: alerts' rules, outbox, users' mail (docs/alerts.md).
   ISSUE_FAST_LIST_MIGRATION, // 16: the issues' list at a million reports (docs/issues.md): issueSchema.ts says why.
+  ALERT_RULE_PARAMS_MIGRATION, // 17: alert rules' parameters (docs/alerts.md, "Rule kinds").
 ];
 
 /** The schema version this collector writes: how many migrations it knows. */

@@ -11,6 +11,7 @@ import { describeIssueFastListContract } from './issueFastList.contract';
 import { describeIssueListsContract } from './issueLists.contract';
 import { describeIssuesContract } from './issues.contract';
 import { describePerformanceSessionsContract } from './performanceSessions.contract';
+import { describePeriodicAlertsContract } from './periodicAlerts.contract';
 import { describeRetentionContract } from './retention.contract';
 import { describeRevocationContract } from './revocation.contract';
 import { describeSitesContract } from './sites.contract';
@@ -78,4 +79,5 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
     describeIssueFastListContract(test);
     describeSourceMapsContract(test);
     describeAlertsContract(test);
+    describePeriodicAlertsContract(test);
   });
