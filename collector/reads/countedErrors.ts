@@ -1,6 +1,6 @@
 import { UNCOUNTED_ERROR_TYPES } from '../core/countedErrors';
 import type { GroupOptions, Store } from '../store/contract';
-import type { IssueListOptions, IssueStore } from '../store/contract/issues';
+import type { IssueBotReportOptions, IssueListOptions, IssueStore } from '../store/contract/issues';
 
 /** At most this many groups of uncounted reports (`sitebeacon check`'s) are read to take them out of a series. */
 const MAX_UNCOUNTED_GROUPS = 100;
@@ -59,6 +59,16 @@ export const countedDaily = async (store: Store, siteKey: string, { since }: { s
  */
 export const countedIssues = (store: { issues: IssueStore }, siteKey: string, options: IssueListOptions) =>
   store.issues.list(siteKey, { ...options, excludeTypes: UNCOUNTED_ERROR_TYPES });
+
+/**
+ * How many reports of known bots an issues read left out (docs/issues.md, "Bots"), of the issues
+ * it lists: never a connectivity check's. 0 when the read includes bots: none was left out.
+ *
+ * @example
+ * const uncounted = await countedBotReports(store, 'k', { status: 'unresolved', since, until });
+ */
+export const countedBotReports = async (store: { issues: IssueStore }, siteKey: string, options: IssueBotReportOptions & { includeBots?: boolean | undefined }) =>
+  options.includeBots ? 0 : store.issues.botReports(siteKey, { ...options, excludeTypes: UNCOUNTED_ERROR_TYPES });
 
 /**
  * Whether an issue is one of the site's errors: not an uncounted type's group (those are no issue

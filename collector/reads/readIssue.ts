@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import type { IssueSchema } from '../schemas/answers/issueAnswers';
 import type { IssueState } from '../store/contract/issues';
-import { isCountedIssue } from './countedErrors';
+import { countedBotReports, isCountedIssue } from './countedErrors';
 import { issueItemOf, issueRangeOf, pageViewsIn, resourceUrlOf, trendsOf, type IssueFilterQuery, type IssueRange, type IssueReads } from './issueViews';
 
 /**
@@ -37,11 +37,12 @@ export const issueAnswerOf = async (
   now: number,
 ): Promise<v.InferInput<typeof IssueSchema>> => {
   const range = issueRangeOf(query, now);
-  const [counts, pageViews, { of }, sourceUrl] = await Promise.all([
+  const [counts, pageViews, { of }, sourceUrl, botReports] = await Promise.all([
     countsOf(store, siteKey, issue.fingerprint, range),
     pageViewsIn(store, siteKey, range),
     trendsOf(store, siteKey, [issue.fingerprint], range),
     resourceUrlOf(store, siteKey, issue),
+    countedBotReports(store, siteKey, { ...range.filter, status: 'all', fingerprint: issue.fingerprint }),
   ]);
   return {
     ...issueItemOf(issue, { counts, pageViews, trend: of(issue.fingerprint), sourceUrl, now }),
@@ -50,6 +51,7 @@ export const issueAnswerOf = async (
     resolved_in: issue.resolved_in,
     ignore_until_count: issue.ignore_until_count,
     ignore_until: issue.ignore_until === null ? null : new Date(issue.ignore_until).toISOString(),
+    bot_reports: botReports,
   };
 };
 

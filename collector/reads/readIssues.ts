@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import type { IssueListSchema } from '../schemas/answers/issueAnswers';
 import type { IssueListOptions } from '../store/contract/issues';
-import { countedIssues } from './countedErrors';
+import { countedBotReports, countedIssues } from './countedErrors';
 import { issueItemOf, issueRangeOf, pageViewsIn, resourceUrlOf, trendsOf, type IssueFilterQuery, type IssueReads } from './issueViews';
 
 /** `GET /api/v1/sites/{site_key}/issues`'s query, as schemas/issueQuery.ts parses it. */
@@ -17,7 +17,7 @@ export interface IssueListQuery extends IssueFilterQuery {
 /**
  * `GET /api/v1/sites/{site_key}/issues` (docs/issues.md): one page of the issues with a counted
  * report in the range (last 14 days unless asked), connectivity checks and, unless asked, bots left
- * out; each with its title, status, all-time seen times, the range's occurrences, visitors, share of
+ * out (how many bots' reports were, `bot_reports`); each with its title, status, all-time seen times, the range's occurrences, visitors, share of
  * page views and trend.
  *
  * @example
@@ -32,13 +32,14 @@ export const readIssues = async (
   const range = issueRangeOf(query, now);
   const { status, q, type, sort, limit, cursor } = query;
   const { rows, next_cursor } = await countedIssues(store, site_key, { ...range.filter, status, q, type, sort, limit, cursor });
-  const [pageViews, { of }, sourceUrls] = await Promise.all([
+  const [pageViews, { of }, sourceUrls, botReports] = await Promise.all([
     pageViewsIn(store, site_key, range),
     trendsOf(store, site_key, rows.map((row) => row.fingerprint), range),
     Promise.all(rows.map((row) => resourceUrlOf(store, site_key, row))),
+    countedBotReports(store, site_key, { ...range.filter, status, q, type }),
   ]);
   const items = rows.map((row, index) =>
     issueItemOf(row, { counts: row, pageViews, trend: of(row.fingerprint), sourceUrl: sourceUrls[index], now }),
   );
-  return { since: new Date(range.since).toISOString(), until: new Date(range.until).toISOString(), items, next_cursor };
+  return { since: new Date(range.since).toISOString(), until: new Date(range.until).toISOString(), items, next_cursor, bot_reports: botReports };
 };

@@ -44,12 +44,19 @@ export const IssueListItemSchema = v.object({
   trend: IssueTrendSchema,
 });
 
+/** Reports of known bots a read left out (docs/issues.md, "Bots"). */
+const botReports = v.pipe(
+  CountSchema,
+  v.description("Reports of known bots in the range that the read's filters match and left out, not counted (0 with bots=include)"),
+);
+
 /** `GET /api/v1/sites/{site_key}/issues`. */
 export const IssueListSchema = v.object({
   since: IsoTimeSchema,
   until: IsoTimeSchema,
   items: v.array(IssueListItemSchema),
   next_cursor: v.pipe(nullableText, v.description('The cursor of the next page, null on the last')),
+  bot_reports: botReports,
 });
 
 /** `GET` and `PATCH /api/v1/sites/{site_key}/issues/{fingerprint}`: the list's item and what the owner set. */
@@ -60,6 +67,7 @@ export const IssueSchema = v.object({
   resolved_in: v.pipe(nullableText, v.description('Resolved in this release: only occurrences from releases that first arrived later regress it')),
   ignore_until_count: v.pipe(v.nullable(CountSchema), v.description('Ignored until this many more occurrences, or null')),
   ignore_until: v.pipe(v.nullable(IsoTimeSchema), v.description('Ignored until this time, or null')),
+  bot_reports: botReports,
 });
 
 const line = v.pipe(v.number(), v.integer(), v.minValue(1));

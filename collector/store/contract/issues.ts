@@ -39,6 +39,9 @@ export interface IssueListOptions extends IssueReportFilter {
   cursor?: string | undefined;
 }
 
+/** What `botReports` counts: the list's filters but its order and page, or one issue's with `fingerprint`. */
+export type IssueBotReportOptions = Omit<IssueListOptions, 'sort' | 'limit' | 'cursor' | 'includeBots'> & { fingerprint?: string | undefined };
+
 /** An issue with its counts over the filtered reports of the range. */
 export interface IssueListRow extends IssueState {
   /** Reports stored, and occurrences (their counts added up). */
@@ -72,6 +75,12 @@ export interface IssueStore {
   events(siteKey: string, fingerprint: string, options: { cursor?: string | undefined; limit: number }): Promise<{ rows: IssueEvent[]; next_cursor: string | null }>;
   /** The issue's filtered reports counted by browser, OS, device, page and release: the `limit` most frequent of each ('' where absent). */
   tags(siteKey: string, fingerprint: string, options: IssueReportFilter & { limit: number }): Promise<Record<'browser' | 'os' | 'device' | 'page' | 'release', FieldCount[]>>;
+  /**
+   * How many reports of known bots the read would have counted with bots included: the range's
+   * reports matching the report filters, of the issues the status, words, type and excluded types
+   * keep (or of `fingerprint`'s issue). What the dashboard says was not counted (docs/issues.md, "Bots").
+   */
+  botReports(siteKey: string, options: IssueBotReportOptions): Promise<number>;
   /** Occurrences per bucket of `bucketMs` (an hour or a day) from `since` to `until`, for these fingerprints (the list's trends). */
   trends(siteKey: string, fingerprints: readonly string[], options: IssueReportFilter & { since: number; until: number; bucketMs: number }): Promise<Map<string, number[]>>;
 }

@@ -1,6 +1,7 @@
 import { changeIssue } from '../../core/issueLifecycle';
 import type { IssueStore } from '../contract/issues';
 import { fastListApplies, issueFastListQuery, issuePageCountsQuery, withPageCounts } from '../issueFastList';
+import { issueBotReportsQuery } from '../issueBotReports';
 import { issueEventPage, issueListPage } from '../issueResults';
 import { issueEventsQuery, issueListQuery, issueTagQuery, issueTrendsQuery, TAG_COLUMNS, trendSeries, type BuiltQuery } from '../issueQueries';
 import { ISSUE_COLUMNS, issueFromRow, issueValues, type IssueRow } from '../issueRows';
@@ -53,6 +54,9 @@ export const postgresIssues = (pool: Pool, write: Write) => {
       const tag = async (name: keyof typeof TAG_COLUMNS) => (await all(issueTagQuery('postgres', siteKey, fingerprint, name, options))) as Array<{ value: string; reports: number }>;
       const [browser, os, device, page, release] = await Promise.all([tag('browser'), tag('os'), tag('device'), tag('page'), tag('release')]);
       return { browser, os, device, page, release };
+    },
+    async botReports(siteKey, options) {
+      return Number((await all(issueBotReportsQuery('postgres', siteKey, options, Date.now())))[0]?.reports ?? 0);
     },
     async trends(siteKey, fingerprints, options) {
       const rows = fingerprints.length ? await all(issueTrendsQuery('postgres', siteKey, fingerprints, options)) : [];

@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { changeIssue } from '../../core/issueLifecycle';
 import type { IssueStore } from '../contract/issues';
 import { fastListApplies, issueFastListQuery, issuePageCountsQuery, withPageCounts } from '../issueFastList';
+import { issueBotReportsQuery } from '../issueBotReports';
 import { issueEventPage, issueListPage } from '../issueResults';
 import { issueEventsQuery, issueListQuery, issueTagQuery, issueTrendsQuery, TAG_COLUMNS, trendSeries, type BuiltQuery } from '../issueQueries';
 import { ISSUE_COLUMNS, issueFromRow, issueValues, type IssueRow } from '../issueRows';
@@ -50,6 +51,9 @@ export const sqliteIssueReads = (db: Database) => {
     async tags(siteKey, fingerprint, options) {
       const tag = (name: keyof typeof TAG_COLUMNS) => all(issueTagQuery('sqlite', siteKey, fingerprint, name, options)) as Array<{ value: string; reports: number }>;
       return { browser: tag('browser'), os: tag('os'), device: tag('device'), page: tag('page'), release: tag('release') };
+    },
+    async botReports(siteKey, options) {
+      return Number((all(issueBotReportsQuery('sqlite', siteKey, options, Date.now())))[0]?.reports ?? 0);
     },
     async trends(siteKey, fingerprints, options) {
       const rows = fingerprints.length ? all(issueTrendsQuery('sqlite', siteKey, fingerprints, options)) : [];

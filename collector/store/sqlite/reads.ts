@@ -15,7 +15,7 @@ export const READ_METHODS = {
   errors: ['list', 'groups', 'daily', 'sessions', 'visitors', 'latest', 'breakdown'],
   csp: ['list', 'groups', 'evidence', 'daily'],
   performance: ['list', 'metricCounts', 'daily', 'metricDaily', 'metricCountsWithDays', 'pages'],
-  issues: ['list', 'get', 'events', 'tags', 'trends'],
+  issues: ['list', 'get', 'events', 'tags', 'trends', 'botReports'],
 } as const;
 
 type Methods = typeof READ_METHODS;
@@ -71,6 +71,7 @@ export const sqliteReads = (db: Database) => {
       events: issues.events,
       tags: issues.tags,
       trends: issues.trends,
+      botReports: issues.botReports,
     } satisfies Pick<IssueStore, Methods['issues'][number]>,
   };
 };

@@ -108,6 +108,30 @@ export const describeIssueListsContract = (test: StoreTest) =>
       expect(all.map((row) => [row.fingerprint, row.reports, row.visitors])).toEqual([[fp(people), 3, 2], [fp(crawled), 1, 1]]);
     });
 
+    test("bots' reports not counted: the list's range, report filters, status, words, type and excluded types, or one issue's", async ({ store, seed }) => {
+      const site = await seed.addSite([]);
+      const cart = error('javascript_error', 'cart is empty', { page_url: 'https://shop.example/cart' });
+      const image = error('resource_error', 'image failed');
+      const check = error('connectivity_check', 'sitebeacon check');
+      await ingest(store, site, [cart, cart, image, check], { client: BOT });
+      await ingest(store, site, [cart], { client: BOT, received_at: T0 - 2 * DAY });
+      await ingest(store, site, [cart, image]);
+      const range = { since: T0 - HOUR, until: T0 + HOUR, excludeTypes: ['connectivity_check'] };
+      const bots = (options: Partial<IssueListOptions> & { fingerprint?: string }) => store.issues.botReports(site, { status: 'all', ...range, ...options });
+      expect(await bots({})).toBe(3);
+      expect(await bots({ excludeTypes: [] })).toBe(4);
+      expect(await bots({ since: T0 - 3 * DAY })).toBe(4);
+      expect(await bots({ page: 'https://shop.example/cart' })).toBe(2);
+      expect(await bots({ browser: 'Chrome' })).toBe(0);
+      expect(await bots({ q: 'IMAGE' })).toBe(1);
+      expect(await bots({ type: 'javascript_error' })).toBe(2);
+      expect(await bots({ fingerprint: fp(cart) })).toBe(2);
+      await store.issues.update(site, fp(image), { status: 'resolved' });
+      expect(await bots({ status: 'unresolved' })).toBe(2);
+      expect(await bots({ status: 'resolved' })).toBe(1);
+      expect(await store.issues.botReports(await seed.addSite([]), { status: 'all' })).toBe(0);
+    });
+
     test('sorts: last seen, first seen, occurrences, visitors, each descending, ties by fingerprint', async ({ store, seed }) => {
       const site = await seed.addSite([]);
       const [a, b, c] = ['a', 'b', 'c'].map((name) => error('javascript_error', `error ${name}`));

@@ -11,9 +11,9 @@ export const CHROME: ReceivedClient = { browser: 'Chrome', os: 'Windows', device
 export const SAFARI: ReceivedClient = { browser: 'Safari', os: 'iOS', device: 'mobile', bot: false };
 export const BOT: ReceivedClient = { browser: 'Googlebot', os: null, device: 'desktop', bot: true };
 
-/** Stores `reports` as one request would, with its context (a client parsed, a visitor). */
+/** Stores `reports` as one request would, with its context (a client parsed, a visitor); each report's fingerprint its own (no mapped frame). */
 export const ingest = (store: Store, siteKey: string, reports: ErrorReport[], context: Partial<ReceiveContext> = {}) =>
-  store.errors.insert(siteKey, reports.map(newErrorReport), { received_at: T0, client: CHROME, ...context });
+  store.errors.insert(siteKey, reports.map((report) => newErrorReport(report)), { received_at: T0, client: CHROME, ...context });
 
 export const listOf = (fields: Partial<IssueListOptions> = {}): IssueListOptions => ({ status: 'all', sort: 'last_seen', limit: 100, ...fields });
 
