@@ -4,6 +4,7 @@ import { storedText } from '../storedText';
 import { columns, param } from './rows';
 import { CSP_COLUMNS } from '../cspReportColumns';
 import { CSP_TYPES } from './cspTypes';
+import { writeCspAlerts } from './cspAlerts';
 import { storeCspCopies, type CopiesCall, type CspRow } from './cspCopies';
 import { occurrenceOf, writeIssues, type IssueOccurrences } from './issueWrites';
 
@@ -146,6 +147,8 @@ export class Batch {
     if (this.errorGroups.size) await client.query({ name: 'upsert_error_groups', text: UPSERT_ERROR_GROUPS, values: columns(sorted(this.errorGroups), 10) });
     if (this.occurrences.length) await writeIssues(client, this.occurrences);
     if (this.cspCopies.length) await storeCspCopies(client, this.cspCopies, (...row) => this.addCspRow(...row));
+    // A new enforced block's alerts, read against what was stored before this batch (cspAlerts.ts).
+    if (this.csp.length) await writeCspAlerts(client, this.csp, Date.now());
     if (this.csp.length) await insertRows(client, 'csp_reports', CSP_COLUMNS, CSP_TYPES, this.csp);
     if (this.cspGroups.size) await client.query({ name: 'upsert_csp_groups', text: UPSERT_CSP_GROUPS, values: columns(sorted(this.cspGroups), 5) });
     if (this.sessions.size) await this.writeSessions(client);

@@ -3,6 +3,7 @@ import type { CspSource, PerformanceSession, ReceiveContext } from '../../core/r
 import { awaitedByNewReport, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf, sourcesWithCopy } from '../../core/cspCopies';
 import { SELECT_COPY_TO_MERGE_INTO } from '../awaitingCopy';
 import { CSP_COLUMNS, CSP_REPORT_COLUMNS } from '../cspReportColumns';
+import { createCspAlertWriter } from './cspAlerts';
 import { CSP_ROW, type CspRow } from './cspRows';
 import { ERROR_ROW, ERROR_ROW_COLUMNS, type ErrorRow } from './errorRows';
 import { insertSql, positionalInsertSql, toRow } from './rows';
@@ -87,6 +88,8 @@ export const createReportWriter = (db: Database) => {
        error_type = excluded.error_type, error_name = excluded.error_name, error_message = excluded.error_message`,
   );
   const insertCsp = db.prepare(positionalInsertSql('csp_reports', CSP_COLUMNS));
+  // A new enforced block's alerts, in the transaction of its report (cspAlerts.ts).
+  const cspAlerts = createCspAlertWriter(db);
   // Copies of one violation (docs/csp-reports.md), through csp_reports_awaiting_copy.
   const selectCopy = db.prepare<[string, string, string, number, number], { id: number; sources: string | null }>(SELECT_COPY_TO_MERGE_INTO);
   const updateSources = db.prepare('UPDATE csp_reports SET sources = ?, awaiting = ? WHERE id = ?');
@@ -117,6 +120,7 @@ export const createReportWriter = (db: Database) => {
   const newAggregates = () => ({
     errors: new Map<string, ErrorGroupDelta>(),
     csp: new Map<string, [string, string, string, number, number]>(),
+    blocks: cspAlerts.newGroup(),
     issues: issues.newGroup(),
   });
   type Aggregates = ReturnType<typeof newAggregates>;
@@ -174,7 +178,8 @@ export const createReportWriter = (db: Database) => {
       stored += 1;
       const source = row[CSP_ROW.source] as string | null;
       const awaiting = awaitedByNewReport(row[CSP_ROW.violationKey] as string | null, source) ?? null;
-      insertCsp.run(siteKey, context.received_at, userAgent, visitor, ...row, source === null ? null : storedJson([source]), awaiting);
+      const { lastInsertRowid } = insertCsp.run(siteKey, context.received_at, userAgent, visitor, ...row, source === null ? null : storedJson([source]), awaiting);
+      cspAlerts.note(aggregates.blocks, siteKey, row, Number(lastInsertRowid));
       const directive = row[CSP_ROW.directive];
       if (row[CSP_ROW.type] != 'csp-violation' || !directive) continue;
       const blockedHost = row[CSP_ROW.blockedHost] as string;
@@ -209,8 +214,9 @@ export const createReportWriter = (db: Database) => {
     return 1;
   };
 
-  const flushAggregates = ({ errors, csp, issues: issueGroup }: Aggregates) => {
+  const flushAggregates = ({ errors, csp, blocks, issues: issueGroup }: Aggregates) => {
     issues.flush(issueGroup);
+    cspAlerts.flush(blocks, Date.now());
     for (const { siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample } of errors.values()) {
       upsertErrorGroup.run(siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample[ERROR_ROW.type], sample[ERROR_ROW.name], sample[ERROR_ROW.message]);
     }

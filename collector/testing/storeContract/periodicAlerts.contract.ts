@@ -1,9 +1,10 @@
 import { describe, expect } from 'vitest';
 import { cspAlert, spikeAlerts, spikeRanges } from '../../core/alerts/periodic';
 import type { RaisedAlert } from '../../core/alerts/raised';
-import { newErrorReport } from '../../core/newReports';
+import { newCspReport, newErrorReport } from '../../core/newReports';
 import type { ErrorReport } from '../../core/records';
 import type { StoreTest } from './storeTest';
+import { violation } from './violation';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 4, 8, 12, 3);
@@ -83,6 +84,26 @@ export const describePeriodicAlertsContract = (test: StoreTest) =>
       expect(rows.every((row) => row.payload.id == row.id && row.payload.kind == 'spike' && row.status == 'pending')).toBe(true);
       expect(rows.map(({ fingerprint }) => fingerprint)).toEqual(Array(4).fill(newErrorReport(crash('hot')).fingerprint));
       expect(await store.alerts.raise([])).toBe(0);
+    });
+
+    test('a new enforced CSP block alerts with its report, once per directive and host; a report-only one is no block', async ({ store, seed, reopen }) => {
+      const shop = await seed.addSite([], 'Shop');
+      const quiet = await seed.addSite([]);
+      const enforced = (directive: string, blocked: string) => ({ ...violation(directive, blocked), disposition: 'enforce' });
+      // Blocked before the rule existed: not new when the rule reads it.
+      await seed.insertCsp(shop, [enforced('img-src', 'https://old.example/a.png')]);
+      const rule = await store.alerts.addRule(shop, { kind: 'csp_enforced_new', channels: [WEBHOOK], cooldown_minutes: 0 });
+      await seed.insertCsp(quiet, [enforced('script-src', 'https://evil.example/x.js')]);
+      await seed.insertCsp(shop, [enforced('script-src', 'https://evil.example/x.js'), enforced('script-src', 'https://evil.example/y.js'), enforced('img-src', 'https://old.example/b.png')]);
+      await seed.insertCsp(shop, [{ ...violation('style-src', 'https://fonts.example/a.css'), disposition: 'report' }]);
+      const csp = async () => (await store.alerts.deliveries(shop, { limit: 10 })).map(({ rule, payload }) => ({ rule, kind: payload.kind, csp: payload.csp }));
+      expect(await csp()).toEqual([{ rule: String(rule.id), kind: 'csp_enforced_new', csp: { directive: 'script-src', blocked_host: 'evil.example', page_url: 'https://shop.example/' } }]);
+      // Again, from another process: not new any more. The report-only directive and host, now enforced: new.
+      const second = await reopen();
+      await second.csp.insert(shop, [enforced('script-src', 'https://evil.example/z.js')].map(newCspReport), { received_at: Date.now() });
+      await seed.insertCsp(shop, [enforced('style-src', 'https://fonts.example/b.css')]);
+      expect((await csp()).map(({ csp }) => csp?.directive).sort()).toEqual(['script-src', 'style-src']);
+      expect(await store.alerts.deliveries(quiet, { limit: 10 })).toEqual([]);
     });
 
     test('two processes raising the same alerts at once write each row once', async ({ store, seed, reopen }) => {
