@@ -1,6 +1,10 @@
 import { dirname, join } from 'node:path';
 import { H3, type H3Event } from 'h3';
 import type { AgentUpdates } from './agents/updates';
+import type { Mailer } from './alerts/sendEmail';
+import { sendTestAlert } from './alerts/sendTestAlert';
+import type { SendWebhookOptions } from './alerts/sendWebhook';
+import { refusedWebhookTarget } from './alerts/webhookTarget';
 import { setupUrls, type Links } from './core/setupUrls';
 import { toErrorResponse } from './http/apiError';
 import { clientIp } from './http/clientIp';
@@ -11,6 +15,7 @@ import { createRateCheck } from './http/rateCheck';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimiter';
 import { createVisitorOf } from './http/visitorOf';
 import type { Route } from './http/route';
+import { alertRoutes } from './routes/alerts';
 import { beaconScriptRoutes, scriptFiles } from './routes/beaconScript';
 import { connectivityRoutes } from './routes/connectivity';
 import { cspProjectRoutes } from './routes/cspProjects';
@@ -54,6 +59,12 @@ export interface CollectorOptions {
    * `X-Forwarded-Host` (http/forwardedUrl.ts). Without it those headers are ignored.
    */
   trustProxy?: boolean | undefined;
+  /**
+   * How alerts are sent, for a rule's test and the check of a webhook's target (`serve --smtp-url`,
+   * `--mail-from`, `--allow-private-webhooks`; docs/alerts.md): without a mailer a mail test fails,
+   * saying so; `webhooks.ca` is a test's own CA for a receiver's certificate.
+   */
+  alerts?: { mailer?: Mailer | undefined; allowPrivateWebhooks?: boolean | undefined; webhooks?: Pick<SendWebhookOptions, 'ca' | 'timeoutMs'> | undefined } | undefined;
   /** Receives the detail of unexpected errors, which responses never carry. */
   logError?: ((error: unknown) => void) | undefined;
   /** Receives one entry per request, after its response (structured request log). */
@@ -85,6 +96,16 @@ export interface RequestLogEntry {
   foreign_reports?: number;
 }
 
+/** The alerts API's sending (routes/alerts.ts): alerts/ with this collector's mail, webhook and link settings. */
+const alertSending = ({ store, links, alerts = {} }: CollectorOptions) => {
+  const allowPrivate = alerts.allowPrivateWebhooks ?? false;
+  return {
+    refusedTarget: (url: string) => refusedWebhookTarget(url, { allowPrivate }),
+    sendTest: (site: { key: string; name: string }, rule: Parameters<typeof sendTestAlert>[2]) =>
+      sendTestAlert(store, site, rule, { mailer: alerts.mailer, publicUrl: links.appUrl, webhooks: { ...alerts.webhooks, allowPrivate } }),
+  };
+};
+
 /**
  * The route table: every endpoint the collector serves, each declared once (http/route.ts).
  * The app mounts it and the OpenAPI document is generated from it. `metrics` are what the routes
@@ -110,6 +131,7 @@ export const collectorRoutes = (
     ...readApiRoutes({ store }),
     ...insightRoutes({ store }),
     ...issueRoutes({ store }),
+    ...alertRoutes({ store, sending: alertSending(options) }),
     ...sourceMapRoutes({ store }),
     ...siteSetupRoutes({ store, links, beaconFile, scripts }),
     ...sessionRoutes({ store, links, trustProxy: options.trustProxy ?? false }),

@@ -16,12 +16,15 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   check: ['core'],
   // Alert delivery (docs/alerts.md): the channels' I/O over core/alerts/'s rules, and the outbox's delivery from the store.
   alerts: ['core', 'store'],
+  // Source maps off the HTTP thread (docs/source-maps.md, "Limits"): the map thread, its client, ingest's index of positions.
+  sourcemaps: ['core', 'store'],
   http: ['core', 'schemas', 'store'],
   openapi: ['core', 'schemas', 'http'],
   // The read views between a route and the store (one function per view).
-  reads: ['core', 'schemas', 'store'],
-  routes: ['core', 'schemas', 'store', 'http', 'openapi', 'agents', 'reads'],
-  'app.ts': ['core', 'schemas', 'store', 'http', 'routes', 'agents'],
+  reads: ['core', 'schemas', 'store', 'sourcemaps'],
+  routes: ['core', 'schemas', 'store', 'http', 'openapi', 'agents', 'reads', 'sourcemaps'],
+  // The app hands the alerts API its sending (a rule's test, a webhook's target check) from alerts/.
+  'app.ts': ['core', 'schemas', 'store', 'http', 'routes', 'agents', 'alerts'],
   'listen.ts': ['http'],
   cli: ['core', 'schemas', 'store', 'agents', 'check', 'alerts', 'app.ts', 'listen.ts'],
   'main.ts': ['cli'],

@@ -83,8 +83,10 @@ export const serve = defineCommand({
     const saltPruning = startSaltPruning(store.visitorSalts, { onError: logError });
     let publicUrl = options.publicUrl ?? '';
     // Alerts the ingest transactions wrote to the outbox, sent within a second or two (docs/alerts.md, "Delivery").
+    // One mailer for the outbox's delivery and the rules' tests (the alerts API).
+    const mailer = mail && createMailer(mail.smtpUrl, mail.from);
     const alertDelivery = startAlertDelivery(store, {
-      mailer: mail && createMailer(mail.smtpUrl, mail.from),
+      mailer,
       publicUrl: () => publicUrl,
       webhooks: { allowPrivate: allowPrivateWebhooks },
       onError: logError,
@@ -101,6 +103,7 @@ export const serve = defineCommand({
           }
         : undefined,
       rateLimits,
+      alerts: { mailer, allowPrivateWebhooks },
       trustProxy: values['trust-proxy'],
       // One JSON line per request on stderr; stdout stays for what the command prints.
       // Reports refused for a foreign document are answered 2xx but logged as warnings (README,

@@ -18,6 +18,8 @@ export type ErrorCode =
   | 'unknown_agent'
   | 'unknown_error_group'
   | 'unknown_issue'
+  | 'unknown_alert'
+  | 'too_many_rules'
   | 'invalid_source_map'
   | 'not_found'
   | 'method_not_allowed'
@@ -29,6 +31,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'database_unavailable'
+  | 'source_maps_unavailable'
   | 'internal';
 
 /**

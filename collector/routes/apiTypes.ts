@@ -5,6 +5,8 @@
 import type * as v from 'valibot';
 import type { ApiErrorBodySchema } from '../http/apiErrorBody';
 import type { SuccessOf } from '../http/route';
+import type { AlertRuleInputSchema } from '../schemas/alertRule';
+import type { AlertRuleSchema, AlertTestSchema, DeliveryListSchema } from '../schemas/answers/alertAnswers';
 import type { CspProjectSchema, SuggestionSchema } from '../schemas/answers/cspProjectAnswers';
 import type { IssueEventSchema, IssueListItemSchema, IssueSchema, IssueTagsSchema } from '../schemas/answers/issueAnswers';
 import type {
@@ -23,6 +25,7 @@ import type { StoredCspReportSchema, StoredErrorReportSchema, StoredPerformanceS
 import type { OpenApiDocumentSchema, SessionUserSchema } from '../schemas/answers/serviceAnswers';
 import type { ErrorCauseSchema } from '../schemas/errorReport';
 import type { IssueChangeSchema } from '../schemas/issueQuery';
+import type { alertRoutes } from './alerts';
 import type { cspProjectRoutes } from './cspProjects';
 import type { insightRoutes } from './insights';
 import type { issueRoutes } from './issues';
@@ -33,7 +36,7 @@ import type { siteSetupRoutes } from './siteSetup';
 
 /** The route families clients read. */
 type ClientRoutes = ReturnType<
-  typeof insightRoutes | typeof issueRoutes | typeof readApiRoutes | typeof siteSetupRoutes | typeof sessionRoutes | typeof cspProjectRoutes | typeof openApiRoutes
+  typeof insightRoutes | typeof issueRoutes | typeof alertRoutes | typeof readApiRoutes | typeof siteSetupRoutes | typeof sessionRoutes | typeof cspProjectRoutes | typeof openApiRoutes
 >[number];
 
 /** What `defineRoute` recorded of each route (its phantom `~types`). */
@@ -78,3 +81,11 @@ export type IssueEvent = v.InferOutput<typeof IssueEventSchema>;
 export type IssueTags = v.InferOutput<typeof IssueTagsSchema>;
 /** The body of `PATCH .../issues/{fingerprint}` as sent (`ignore_until` an ISO time). */
 export type IssueChange = v.InferInput<typeof IssueChangeSchema>;
+/** An alert rule as read back (docs/alerts.md, "The API"): a webhook `signed`, never its secret. */
+export type AlertRule = v.InferOutput<typeof AlertRuleSchema>;
+/** The body of `POST .../alerts` as sent. */
+export type AlertRuleInput = v.InferInput<typeof AlertRuleInputSchema>;
+/** What `POST .../alerts/{id}/test` says of each channel. */
+export type AlertTest = v.InferOutput<typeof AlertTestSchema>;
+/** One row of `GET .../alerts/deliveries`. */
+export type AlertDelivery = v.InferOutput<typeof DeliveryListSchema>['data'][number];

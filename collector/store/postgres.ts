@@ -9,6 +9,7 @@ import { postgresPerformance } from './postgres/performance';
 import { postgresPerformanceReads } from './postgres/performanceReads';
 import { postgresReportReads } from './postgres/reportReads';
 import { postgresAlerts } from './postgres/alerts';
+import { postgresLogDelivery } from './postgres/alertLog';
 import { postgresIssues } from './postgres/issues';
 import { postgresReports } from './postgres/reports';
 import { postgresRetention } from './postgres/retention';
@@ -111,6 +112,7 @@ export const createPostgresStore = async ({
       postpone: alerts.postpone,
       digest: alerts.digest,
       deliveries: alerts.deliveries,
+      logDelivery: postgresLogDelivery(write),
       claimWaiting: alerts.claimWaiting,
       periodicRules: alerts.periodicRules,
       spikeCounts: alerts.spikeCounts,

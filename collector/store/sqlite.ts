@@ -1,5 +1,6 @@
 import type { Store } from './contract';
 import { sqliteAlerts } from './sqlite/alerts';
+import { sqliteLogDelivery } from './sqlite/alertLog';
 import { createGroupCommit, type Write } from './sqlite/groupCommit';
 import { sqliteIntegrations } from './sqlite/integrations';
 import { sqliteIssueUpdate } from './sqlite/issues';
@@ -132,6 +133,7 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
       postpone: alerts.postpone,
       digest: alerts.digest,
       deliveries: alerts.deliveries,
+      logDelivery: sqliteLogDelivery(db, write),
       claimWaiting: alerts.claimWaiting,
       periodicRules: alerts.periodicRules,
       spikeCounts: alerts.spikeCounts,

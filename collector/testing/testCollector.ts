@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentUpdates } from '../agents/updates';
-import { createCollector, type RequestLogEntry } from '../app';
+import { createCollector, type CollectorOptions, type RequestLogEntry } from '../app';
 import { hashApiKey, newApiKey } from '../core/keys';
 import { hashPassword } from '../core/passwords';
 import { UndeclaredAnswerError } from '../http/checkAnswer';
@@ -22,6 +22,8 @@ export const createTestCollector = (
     trustProxy?: boolean;
     ingestUrl?: string;
     agentUpdates?: AgentUpdates;
+    /** How alerts are sent: a test's mailer, `allowPrivateWebhooks` for a receiver on loopback. */
+    alerts?: CollectorOptions['alerts'];
   } = {},
 ) => {
   const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-unit-'));
@@ -35,6 +37,7 @@ export const createTestCollector = (
     links: { appUrl: () => 'http://127.0.0.1:8787', ingestUrl: () => options.ingestUrl },
     demo: options.demo ? { siteKey: 'demo' } : undefined,
     agentUpdates: options.agentUpdates,
+    alerts: options.alerts,
     logError: (error) => {
       errors.push(error);
       // A route answering what it does not declare (http/checkAnswer.ts): loud, with what differs.

@@ -58,6 +58,8 @@ export interface Alert {
   /** The dashboard's page for it (from `--public-url`). */
   url: string;
   created_at: string;
+  /** A test sent from a rule's "Send a test" (docs/alerts.md, "Sending a test"): sample facts, nothing happened. */
+  test?: boolean | undefined;
 }
 
 const VITAL_UNITS: Record<string, string> = { CLS: '', LCP: ' ms', INP: ' ms', FCP: ' ms', TTFB: ' ms', FID: ' ms' };
@@ -68,12 +70,14 @@ export const vitalValue = (vital: AlertVital): string =>
 
 /**
  * What happened, in one sentence, before any channel's escaping or bounds: the mail subject (after
- * `[sitebeacon] `), the chat message's title.
+ * `[sitebeacon] `), the chat message's title; a test's starts with `Test: `.
  *
  * @example
  * alertHeadline(alert); // 'New issue on Shop: TypeError: x is undefined'
  */
-export const alertHeadline = (alert: Alert): string => {
+export const alertHeadline = (alert: Alert): string => (alert.test ? `Test: ${kindHeadline(alert)}` : kindHeadline(alert));
+
+const kindHeadline = (alert: Alert): string => {
   const site = alert.site.name || alert.site.key;
   const issue = alert.issue?.title ?? 'an issue';
   switch (alert.kind) {

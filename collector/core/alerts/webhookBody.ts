@@ -6,14 +6,14 @@ export type WebhookFormat = 'json' | 'slack' | 'discord';
 
 /**
  * The `json` format: the alert as the contract gives it, `{ id, kind, site, issue | csp | vital |
- * digest, url, created_at }`, the fields a receiver reads in that order.
+ * digest, url, created_at }`, the fields a receiver reads in that order, and `test: true` on a test.
  *
  * @example
  * JSON.parse(jsonBody(alert)).site; // { key: 'shop', name: 'Shop' }
  */
 export const jsonBody = (alert: Alert): string => {
   const { id, kind, site, issue, csp, vital, digest, url, created_at } = alert;
-  return JSON.stringify({ id, kind, site: { key: site.key, name: site.name }, issue, csp, vital, digest, url, created_at });
+  return JSON.stringify({ id, kind, site: { key: site.key, name: site.name }, issue, csp, vital, digest, url, created_at, ...(alert.test ? { test: true } : {}) });
 };
 
 // Slack parses &, < and > as markup (`<!channel>` notifies everyone, `<url|text>` is a link), and

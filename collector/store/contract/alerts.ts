@@ -60,4 +60,9 @@ export interface AlertStore {
   digest(heldIds: readonly string[], row: { id: string; site_key: string; channel: AlertChannel; payload: Alert; created_at: number }): Promise<void>;
   /** A site's outbox rows, newest first. */
   deliveries(siteKey: string, options: { limit: number }): Promise<OutboxRow[]>;
+  /**
+   * Stores a delivery already tried, as it ended (a rule's test, sent at once: docs/alerts.md,
+   * "Sending a test"): never claimed, shown by `deliveries`. Rejects with UnknownSiteError for an unknown site.
+   */
+  logDelivery(row: OutboxRow): Promise<void>;
 }

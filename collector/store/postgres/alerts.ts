@@ -26,7 +26,7 @@ const rowId = (id: number) => Number.isSafeInteger(id) && id > 0;
  * const alerts = postgresAlerts(pool, write);
  * await alerts.claimDue(Date.now(), { limit: 20, leaseMs: 60_000 });
  */
-export const postgresAlerts = (pool: Pool, write: Write): AlertStore => ({
+export const postgresAlerts = (pool: Pool, write: Write): Omit<AlertStore, 'logDelivery'> => ({
   addRule: (siteKey, rule) =>
     write({
       siteKey,

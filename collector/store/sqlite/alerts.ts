@@ -15,7 +15,7 @@ import { siteCheck } from './siteCheck';
  * const alerts = sqliteAlerts(db, write);
  * await alerts.claimDue(Date.now(), { limit: 20, leaseMs: 60_000 });
  */
-export const sqliteAlerts = (db: Database, write: Write): AlertStore => {
+export const sqliteAlerts = (db: Database, write: Write): Omit<AlertStore, 'logDelivery'> => {
   const requireSite = siteCheck(db);
   const insertRule = db.prepare<[string, string, string, number, number, string | null], AlertRuleRow>(
     'INSERT INTO alert_rules (site_key, kind, channels, cooldown_minutes, created_at, params) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../store/contract';
 import { seedStore } from '../seed';
+import { describeAlertLogContract } from './alertLog.contract';
 import { describeAlertsContract } from './alerts.contract';
 import { describeCspReportsContract } from './cspReports.contract';
 import { describeDashboardReadsContract } from './dashboardReads.contract';
@@ -80,4 +81,5 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
     describeSourceMapsContract(test);
     describeAlertsContract(test);
     describePeriodicAlertsContract(test);
+    describeAlertLogContract(test);
   });
