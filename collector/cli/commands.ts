@@ -3,6 +3,7 @@ import { agentRevoke } from './agentRevoke';
 import { alertAdd } from './alertAdd';
 import { alertList } from './alertList';
 import { alertRemove } from './alertRemove';
+import { alertTest } from './alertTest';
 import { backup } from './backup';
 import { check } from './check';
 import type { AnyCommand } from './defineCommand';
@@ -46,6 +47,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   alertAdd,
   alertList,
   alertRemove,
+  alertTest,
   exportRecords,
   migrate,
   backup,
