@@ -8,20 +8,22 @@ import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
 /**
- * The SQLite file's threads (collector/store/sqlite/writerThread.ts: the writer, the checkpoints
- * and the reader, by role) as their own file, dist/sqliteWriter.js, and its URL, relative to the
- * chunk that starts it, where collector/store/sqlite/sqliteThread.ts names `__SITEBEACON_SQLITE_WRITER_URL__`.
+ * A worker thread's script as its own file, and its URL, relative to the chunk that starts it, where
+ * the source names `placeholder`: the SQLite file's threads (collector/store/sqlite/writerThread.ts:
+ * the writer, the checkpoints and the reader, by role) as dist/sqliteWriter.js, named by
+ * collector/store/sqlite/sqliteThread.ts; the source map thread (collector/sourcemaps/mapThread.ts)
+ * as dist/sourceMapThread.js, named by collector/sourcemaps/mapWorker.ts.
  */
-const sqliteWriter = () => {
+const threadScript = (id, fileName, placeholder) => {
   let reference;
   return {
-    name: 'sitebeacon-sqlite-writer',
+    name: `sitebeacon-thread-${fileName}`,
     buildStart() {
-      reference = this.emitFile({ type: 'chunk', id: 'collector/store/sqlite/writerThread.ts', fileName: 'sqliteWriter.js' });
+      reference = this.emitFile({ type: 'chunk', id, fileName });
     },
     transform(code) {
-      if (!code.includes('__SITEBEACON_SQLITE_WRITER_URL__')) return null;
-      return { code: code.replaceAll('__SITEBEACON_SQLITE_WRITER_URL__', `import.meta.ROLLUP_FILE_URL_${reference}`), map: null };
+      if (!code.includes(placeholder)) return null;
+      return { code: code.replaceAll(placeholder, `import.meta.ROLLUP_FILE_URL_${reference}`), map: null };
     },
   };
 };
@@ -173,7 +175,8 @@ export default [
         outDir: 'dist',
         rootDir: '.',
       }),
-      sqliteWriter(),
+      threadScript('collector/store/sqlite/writerThread.ts', 'sqliteWriter.js', '__SITEBEACON_SQLITE_WRITER_URL__'),
+      threadScript('collector/sourcemaps/mapThread.ts', 'sourceMapThread.js', '__SITEBEACON_MAP_THREAD_URL__'),
     ],
   },
   {

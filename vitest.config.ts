@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { SQLITE_WRITER_BUNDLE } from './collector/testing/buildSqliteWriter';
+import { MAP_THREAD_BUNDLE, SQLITE_WRITER_BUNDLE } from './collector/testing/buildSqliteWriter';
 
 export default defineConfig({
   define: {
@@ -8,6 +8,8 @@ export default defineConfig({
     __SITEBEACON_FIXTURE__: 'false',
     // The SQLite writer thread, bundled from the sources by the globalSetup (collector/store/sqlite/reportQueue.ts).
     __SITEBEACON_SQLITE_WRITER_URL__: JSON.stringify(pathToFileURL(SQLITE_WRITER_BUNDLE).href),
+    // The source map thread, bundled by the same globalSetup (collector/sourcemaps/mapWorker.ts).
+    __SITEBEACON_MAP_THREAD_URL__: JSON.stringify(pathToFileURL(MAP_THREAD_BUNDLE).href),
   },
   test: {
     include: ['beacon/**/*.test.ts', 'collector/**/*.test.ts', 'dashboard/**/*.test.ts', 'playwright/**/*.test.ts'],

@@ -8,14 +8,16 @@ import type { CspReport, ErrorReport, NewCspReport, NewErrorReport } from './rec
  * An error report ready to store: its message without an engine's prefix (enginePrefix.ts), then
  * its fingerprint of that message (fingerprint.ts), so one throw is one group in every browser.
  * Both schema paths (schemas/errorReport.ts and its fast path) reach the store through here.
+ * `original`: where the stack's first in-app frame is in the source, when the release's map says
+ * so (docs/grouping.md, "Across releases").
  *
  * @example
  * store.errors.insert(siteKey, reports.map(newErrorReport), context);
  */
-export const newErrorReport = (report: ErrorReport): NewErrorReport => {
+export const newErrorReport = (report: ErrorReport, original?: { source: string; line: number } | null): NewErrorReport => {
   // One copy per report on the ingest path: the message is set on the copy that carries the fingerprint.
   const stored = { ...report, error_message: engineNeutralMessage(report), fingerprint: '' };
-  stored.fingerprint = fingerprintOf(stored);
+  stored.fingerprint = fingerprintOf(stored, original);
   return stored;
 };
 

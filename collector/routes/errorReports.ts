@@ -8,12 +8,15 @@ import type { Route } from '../http/route';
 import type { VisitorOf } from '../http/visitorOf';
 import type { Store } from '../store/contract';
 import { ErrorReportSchema, ErrorReportsSchema } from '../schemas/errorReport';
+import { sourceMapsOf } from '../sourcemaps/sourceMapsOf';
 import { accepted, ingestRoutes, receiveContext } from './ingest';
 
 /**
  * `POST /api/error-reports` (spec section 4, default site) and `POST /api/error-reports/{site_key}`
  * with its preflight: one report or an array of at most 50. The collector's own origin (its
  * dashboard's setup page) may send connectivity checks (error_type "connectivity_check") to any site.
+ * A report whose release has a map for its first in-app frame is grouped by the source's place
+ * (sourcemaps/ingestIndex.ts, docs/grouping.md "Across releases"), found without waiting.
  */
 export const errorReportRoutes = ({ store, metrics, visitorOf }: { store: Store; metrics: Metrics; visitorOf: VisitorOf }): Route[] => {
   const single = jsonSchemaOf(ErrorReportSchema);
@@ -33,7 +36,9 @@ export const errorReportRoutes = ({ store, metrics, visitorOf }: { store: Store;
     ownOrigin: (reports) => reports.every(isConnectivityCheck),
     async handle({ event, site, body }) {
       const siteKey = site!.site_key;
-      const count = await metrics.storeWrite(async () => store.errors.insert(siteKey, body.map(newErrorReport), await receiveContext(event, siteKey, visitorOf)));
+      const { index } = sourceMapsOf(store.sourceMaps);
+      const reports = body.map((report) => newErrorReport(report, index.originalOf(siteKey, report)));
+      const count = await metrics.storeWrite(async () => store.errors.insert(siteKey, reports, await receiveContext(event, siteKey, visitorOf)));
       return accepted(event, count);
     },
   });

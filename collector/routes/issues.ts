@@ -8,6 +8,7 @@ import { readIssues } from '../reads/readIssues';
 import { readIssueTags } from '../reads/readIssueTags';
 import { IssueEventsSchema, IssueListSchema, IssueSchema, IssueTagsSchema } from '../schemas/answers/issueAnswers';
 import { IssueChangeSchema, IssueEventsQuerySchema, IssueListQuerySchema, IssueQuerySchema, IssueTagsQuerySchema } from '../schemas/issueQuery';
+import { MAP_THREAD_UNAVAILABLE, onMapThread } from './sourceMaps';
 
 const TAG = 'Issues';
 const PATH = '/api/v1/sites/:site_key/issues';
@@ -87,9 +88,10 @@ export const issueRoutes = ({ store }: { store: IssueReads }) => [
     auth: 'siteApiKey',
     heavyRead: true,
     query: IssueEventsQuerySchema,
-    responses: { 200: { description: 'One page of events', schema: IssueEventsSchema }, 404: UNKNOWN },
+    responses: { 200: { description: 'One page of events', schema: IssueEventsSchema }, 404: UNKNOWN, 503: MAP_THREAD_UNAVAILABLE },
     async handle({ site, event, query }) {
-      const events = await readIssueEvents(store, site!, { ...query, fingerprint: fingerprintOf(event) });
+      // The frames are mapped on the source map thread (reads/eventFrames.ts).
+      const events = await onMapThread(() => readIssueEvents(store, site!, { ...query, fingerprint: fingerprintOf(event) }));
       if (!events) throw unknownIssue();
       return events;
     },

@@ -15,12 +15,23 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Where the bundle goes: beside the dependencies it imports (better-sqlite3). */
 export const SQLITE_WRITER_BUNDLE = resolve(ROOT, 'node_modules/.cache/sitebeacon/sqliteWriter.mjs');
 
-/** Bundles writerThread.ts (the writer, checkpoint and reader threads) and what it imports into SQLITE_WRITER_BUNDLE. */
+/** The source map thread (collector/sourcemaps/mapThread.ts), bundled the same way (vitest.config.ts defines its URL for sourcemaps/mapWorker.ts). */
+export const MAP_THREAD_BUNDLE = resolve(ROOT, 'node_modules/.cache/sitebeacon/sourceMapThread.mjs');
+
+/** Bundles writerThread.ts (the writer, checkpoint and reader threads) into SQLITE_WRITER_BUNDLE, and mapThread.ts into MAP_THREAD_BUNDLE. */
 export const buildSqliteWriter = async () => {
+  await bundleThread('collector/store/sqlite/writerThread.ts', SQLITE_WRITER_BUNDLE);
+  await bundleThread('collector/sourcemaps/mapThread.ts', MAP_THREAD_BUNDLE);
+};
+
+/** One thread's script and what it imports, the packages left to node_modules. */
+const bundleThread = async (input: string, file: string) => {
   const bundle = await rollup({
-    input: resolve(ROOT, 'collector/store/sqlite/writerThread.ts'),
-    // The reader's p75 (store/sqlite/p75.ts) reads web-vitals' thresholds (core/vitals.ts).
-    external: (id) => id.startsWith('node:') || builtinModules.includes(id) || id == 'better-sqlite3' || id == 'web-vitals',
+    input: resolve(ROOT, input),
+    // The reader's p75 (store/sqlite/p75.ts) reads web-vitals' thresholds (core/vitals.ts); the map
+    // thread reads maps with trace-mapping and checks them with valibot.
+    external: (id) =>
+      id.startsWith('node:') || builtinModules.includes(id) || ['better-sqlite3', 'web-vitals', '@jridgewell/trace-mapping', 'valibot'].includes(id),
     plugins: [
       {
         name: 'typescript-transpile',
@@ -40,7 +51,7 @@ export const buildSqliteWriter = async () => {
       },
     ],
   });
-  await bundle.write({ file: SQLITE_WRITER_BUNDLE, format: 'es' });
+  await bundle.write({ file, format: 'es' });
   await bundle.close();
 };
 

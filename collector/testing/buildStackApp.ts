@@ -11,12 +11,14 @@ export const STACK_APP_BUNDLE = fileURLToPath(new URL('../fixtures/stacks/app/bu
 /**
  * Bundles the shop app as a site would ship it: rollup + terser, an IIFE exposing `shopApp`, a
  * source map beside it with the sources' text and a debug ID (rollup's `sourcemapDebugIds`, which
- * also writes `//# debugId=` into the bundle). Resolves with the two files' paths.
+ * also writes `//# debugId=` into the bundle). Resolves with the two files' paths. `next`: another
+ * build of the same sources, as a later release would be: a banner line first and terser's first
+ * names reserved, so that every name and position in the bundle differs (docs/grouping.md, "Across releases").
  *
  * @example
  * const { bundle, map } = await buildStackApp(tmpDir); // tmpDir/app.min.js, tmpDir/app.min.js.map
  */
-export const buildStackApp = async (outDir: string) => {
+export const buildStackApp = async (outDir: string, { next = false }: { next?: boolean } = {}) => {
   const build = await rollup({ input: join(STACK_APP_SOURCE, 'main.js') });
   try {
     await build.write({
@@ -25,7 +27,8 @@ export const buildStackApp = async (outDir: string) => {
       name: 'shopApp',
       sourcemap: true,
       sourcemapDebugIds: true,
-      plugins: [terser()],
+      ...(next ? { banner: '/* shop 2.0 */' } : {}),
+      plugins: [terser(next ? { mangle: { reserved: ['r', 't', 'n'] }, format: { comments: /shop/ } } : {})],
     });
   } finally {
     await build.close();
