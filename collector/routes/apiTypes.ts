@@ -8,7 +8,7 @@ import type { SuccessOf } from '../http/route';
 import type { AlertRuleInputSchema } from '../schemas/alertRule';
 import type { AlertRuleSchema, AlertTestSchema, DeliveryListSchema } from '../schemas/answers/alertAnswers';
 import type { CspProjectSchema, SuggestionSchema } from '../schemas/answers/cspProjectAnswers';
-import type { IssueEventSchema, IssueListItemSchema, IssueSchema, IssueTagsSchema } from '../schemas/answers/issueAnswers';
+import type { IssueEventSchema, IssueFrameSchema, IssueListItemSchema, IssueSchema, IssueTagsSchema } from '../schemas/answers/issueAnswers';
 import type {
   CspGroupSchema,
   DailyPointSchema,
@@ -78,6 +78,8 @@ export type StoredPerformanceSession = v.InferOutput<typeof StoredPerformanceSes
 export type IssueListItem = v.InferOutput<typeof IssueListItemSchema>;
 export type Issue = v.InferOutput<typeof IssueSchema>;
 export type IssueEvent = v.InferOutput<typeof IssueEventSchema>;
+/** One frame of an event's stack, as written and as its source map says (docs/source-maps.md, "Frames"). */
+export type IssueFrame = v.InferOutput<typeof IssueFrameSchema>;
 export type IssueTags = v.InferOutput<typeof IssueTagsSchema>;
 /** The body of `PATCH .../issues/{fingerprint}` as sent (`ignore_until` an ISO time). */
 export type IssueChange = v.InferInput<typeof IssueChangeSchema>;

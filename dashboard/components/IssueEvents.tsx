@@ -4,6 +4,7 @@ import type { IssueEvent } from '../../collector/routes/apiTypes';
 import { useApi } from '../api';
 import { clip, formatNumber, time } from '../format';
 import { ErrorCauses } from './ErrorCauses';
+import { StackTrace } from './StackTrace';
 import { Status } from './Status';
 
 /** Events per page: a screen of rows, each with its stack folded. */
@@ -12,29 +13,35 @@ const PER_PAGE = 10;
 const text = (value: string | null, max = 120) => (value ? clip(value, max) : '–');
 
 const Row = ({ event, latest }: { event: IssueEvent; latest: boolean }) => (
-  <tr>
-    <td class="when" data-label="Time">{time(event.received_at)}</td>
-    {/* Stored URLs are text, never links: a javascript: URL must not become clickable. */}
-    <td class="url" data-label="Page">{text(event.page_url, 200)}</td>
-    <td class="token" data-label="Browser">{text(event.browser)}</td>
-    <td class="token" data-label="OS">{text(event.os)}</td>
-    <td class="token" data-label="Device">{text(event.device)}</td>
-    <td class="token release" data-label="Release">{event.release ? <code>{clip(event.release, 40)}</code> : '–'}</td>
-    <td class="token" data-label="Environment">{text(event.environment, 40)}</td>
-    <td class="num" data-label="Count">{formatNumber(event.count)}</td>
-    <td class="message" data-label="Message">
-      {clip(event.message, 300)}
-      {event.stack ? (
-        <details open={latest}>
-          <summary>Stack</summary>
-          <pre class="stack" tabIndex={0}>{event.stack}</pre>
-        </details>
-      ) : (
-        <div class="muted small">No stack</div>
-      )}
-      <ErrorCauses causes={event.causes} />
-    </td>
-  </tr>
+  // One tbody per event: its fields on the first row, its message and stack across the table's
+  // width below them, so that source lines have room (docs/dashboard.md, "Issues").
+  <tbody class="event">
+    <tr>
+      <td class="when" data-label="Time">{time(event.received_at)}</td>
+      {/* Stored URLs are text, never links: a javascript: URL must not become clickable. */}
+      <td class="url" data-label="Page">{text(event.page_url, 200)}</td>
+      <td class="token" data-label="Browser">{text(event.browser)}</td>
+      <td class="token" data-label="OS">{text(event.os)}</td>
+      <td class="token" data-label="Device">{text(event.device)}</td>
+      <td class="token release" data-label="Release">{event.release ? <code>{clip(event.release, 40)}</code> : '–'}</td>
+      <td class="token" data-label="Environment">{text(event.environment, 40)}</td>
+      <td class="num" data-label="Count">{formatNumber(event.count)}</td>
+    </tr>
+    <tr class="event-detail">
+      <td class="message" colSpan={8}>
+        <p class="event-message">{clip(event.message, 300)}</p>
+        {event.stack ? (
+          <details open={latest}>
+            <summary>Stack</summary>
+            <StackTrace frames={event.frames} stack={event.stack} release={event.release} />
+          </details>
+        ) : (
+          <div class="muted small">No stack</div>
+        )}
+        <ErrorCauses causes={event.causes} />
+      </td>
+    </tr>
+  </tbody>
 );
 
 /**
@@ -66,14 +73,11 @@ export const IssueEvents = ({ siteKey, fingerprint, version }: { siteKey: string
                   <th scope="col">{name}</th>
                 ))}
                 <th scope="col" class="num">Count</th>
-                <th scope="col">Message</th>
               </tr>
             </thead>
-            <tbody>
-              {events.data.items.map((event, index) => (
-                <Row event={event} latest={index == 0 && !cursors.length} />
-              ))}
-            </tbody>
+            {events.data.items.map((event, index) => (
+              <Row event={event} latest={index == 0 && !cursors.length} />
+            ))}
           </table>
         </div>
       )}
