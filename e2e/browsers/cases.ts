@@ -2,7 +2,8 @@
 // rejection, CSP violation and vitals at page hide, the browser's own CSP reports (`report-uri`,
 // `report-to`), and one violation reported by both the beacon and `report-uri`. Each asserts what the collector STORED (`sitebeacon export`), and
 // records what it measured for the support table (supportTable.mjs). fidelityCases.ts adds what
-// fails before the beacon has loaded, unusual thrown values and causes.
+// fails before the beacon has loaded, unusual thrown values and causes; sourceMapCases.ts a minified
+// app's stack read through its uploaded source maps.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -11,6 +12,7 @@ import { fidelityCases, type FidelityCaseId } from './fidelityCases';
 import { startWorld, type StoredRecord, type World } from './harness';
 import { BOTH_PAGE, entriesRecorded, NATIVE_PAGE, NATIVE_POLICY, NATIVE_VIOLATIONS, shopPage } from './pages';
 import { pollStored, until } from './poll';
+import { sourceMapCases } from './sourceMapCases';
 import { PER_BROWSER } from './supportTable.mjs';
 
 export type CaseId = 'error' | 'rejection' | 'csp' | 'vitals' | 'report-uri' | 'report-to' | 'both' | FidelityCaseId;
@@ -247,5 +249,6 @@ export const describeBrowser = (name: BrowserName, launch: () => Promise<Browser
     });
 
     fidelityCases({ world: () => world, browser: () => browser, verdict });
+    sourceMapCases({ world: () => world, browser: () => browser });
   });
 };

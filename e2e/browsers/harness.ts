@@ -109,6 +109,18 @@ export const startWorld = async () => {
       /** What the collector stored, through the read API: cheap enough to poll. */
       stored: async (siteKey: string, kind: Kind) =>
         (await readApi<{ data: StoredRecord[] }>(`/sites/${siteKey}/${READ_PATHS[kind]}?limit=1000`)).data,
+      /** GET on the read API (`/sites/KEY/issues`...), with the installation's key: what the collector serves. */
+      read: readApi,
+      /**
+       * `sitebeacon sourcemaps upload --site KEY --release R --url-prefix PREFIX --json DIR`: the real
+       * CLI against the running collector over HTTPS (trusting the test's certificate through
+       * NODE_EXTRA_CA_CERTS), with the installation's key. One JSON line per map.
+       */
+      uploadSourceMaps: async (siteKey: string, release: string, prefix: string, dir: string) => {
+        const args = ['sourcemaps', 'upload', '--site', siteKey, '--release', release, '--url-prefix', prefix, '--collector', collector.url, '--json', dir];
+        const env = { ...process.env, SITEBEACON_API_KEY: apiKey, NODE_EXTRA_CA_CERTS: cert };
+        return parseNdjson((await run(process.execPath, [CLI, ...args], { env })).stdout);
+      },
       /** `sitebeacon export`: what the collector stored, as a user sees it; each case's final word. */
       exported: async (siteKey: string, kind: Kind) => parseNdjson(await cli('export', '--site', siteKey, '--kind', kind)),
       /** The collector's request log for one site's paths, e.g. to see a report refused with 403. */
