@@ -150,3 +150,30 @@ test('past 10 alerts in 10 minutes for a site and channel, the rest go as one di
   expect(digest).toMatchObject({ verified: true, body: { id: digest.delivery, digest: { count: 2 }, url: `https://beacon.shop.example/sites/${site}` } });
   await until(async () => (await statuses()).join() == [...Array(2).fill('webhook:digested'), ...Array(11).fill('webhook:sent')].join());
 });
+
+/** A word for a number (digits would be one fingerprint: core/fingerprint.ts drops them). */
+const word = (n: number) => [n % 26, Math.floor(n / 26) % 26].map((letter) => String.fromCharCode(97 + letter)).join('');
+
+test('500 new issues in a minute: the first 10 alerts and one digest counting the other 490, not 500 messages', async () => {
+  const hook = await startWebhookReceiver(SECRET);
+  cleanups.push(hook.close);
+  await collector.store.alerts.addRule(site, { kind: 'new_issue', channels: [{ type: 'webhook', url: hook.url, format: 'json', secret: SECRET }], cooldown_minutes: 60 });
+  for (let request = 0; request < 10; request++) {
+    const burst = Array.from({ length: 50 }, (_, index) => ({ ...CRASH, error_message: `widget ${word(request * 50 + index)} failed`, page_url: `${SHOP}/`, session_id: `burst-${request}` }));
+    expect((await collector.post(`/api/error-reports/${site}`, burst, { origin: SHOP })).status).toBe(202);
+  }
+  const every = async () => (await collector.store.alerts.deliveries(site, { limit: 1000 })).map(({ status }) => `webhook:${status}`);
+  const delivery = deliver();
+  await until(async () => (await every()).filter((status) => status == 'webhook:sent').length == 11, 15_000);
+  // A few runs more: nothing else goes.
+  await delivery.idle();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(hook.requests).toHaveLength(11);
+  expect(hook.requests.filter(({ body }) => body.kind == 'new_issue')).toHaveLength(10);
+  const digest = hook.requests.find(({ body }) => body.kind == 'digest')!;
+  expect(digest).toMatchObject({ verified: true, body: { digest: { count: 490 } } });
+  expect(digest.body.digest.headlines).toHaveLength(10);
+  const counts = new Map<string, number>();
+  for (const status of await every()) counts.set(status, (counts.get(status) ?? 0) + 1);
+  expect(Object.fromEntries(counts)).toEqual({ 'webhook:digested': 490, 'webhook:sent': 11 });
+});

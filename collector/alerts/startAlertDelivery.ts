@@ -26,9 +26,13 @@ export interface AlertDeliveryOptions {
   onError?: (error: unknown) => void;
 }
 
-/** Sends one delivery once: by mail or webhook, its link under the public URL. */
+/**
+ * Sends one delivery once: by mail or webhook, its link under the public URL: the issue's page for
+ * an alert of an issue, else the site's (a CSP block's or a vital's row keeps its subject where an
+ * issue's keeps its fingerprint: core/alerts/raised.ts).
+ */
 const sendOnce = async (row: OutboxRow, options: AlertDeliveryOptions, now: Date): Promise<DeliveryOutcome> => {
-  const alert = { ...row.payload, url: dashboardLink(options.publicUrl(), row.site_key, row.fingerprint ?? undefined) };
+  const alert = { ...row.payload, url: dashboardLink(options.publicUrl(), row.site_key, row.payload.issue?.fingerprint) };
   const { channel } = row;
   if (channel.type == 'email') {
     // Tried again as an SMTP server that is down would be: a collector restarted with --smtp-url delivers.
@@ -38,13 +42,17 @@ const sendOnce = async (row: OutboxRow, options: AlertDeliveryOptions, now: Date
   return sendWebhook({ url: channel.url, format: channel.format, secret: channel.secret }, alert, { ...options.webhooks, now });
 };
 
+/** The most rows one digest stands for: it counts them; past this, the next digest takes the rest. */
+const DIGEST_ROWS = 10_000;
+
 /**
  * The claimed rows to send now, after the site's rate (docs/alerts.md, "The digest"), per site and
  * channel: a first try past 10 in 10 minutes is held. Held rows become one digest row when
- * core/alerts/digest.ts planDigest says it is time (sent at the next run), else wait for that time.
- * Retries and digests themselves always go.
+ * core/alerts/digest.ts planDigest says it is time (sent at the next run), with every other first
+ * try of the site and channel then due (store claimWaiting: a burst of 500 is one digest, not one per
+ * claimed batch), else wait for that time. Retries and digests themselves always go.
  */
-const underRate = async (store: Store, claimed: OutboxRow[], now: number): Promise<OutboxRow[]> => {
+const underRate = async (store: Store, claimed: OutboxRow[], now: number, leaseMs: number): Promise<OutboxRow[]> => {
   const send: OutboxRow[] = [];
   const waiting = new Map<string, OutboxRow[]>();
   for (const row of claimed) {
@@ -73,6 +81,7 @@ const underRate = async (store: Store, claimed: OutboxRow[], now: number): Promi
       await store.alerts.postpone(held.map(({ id }) => id), plan.digestAt.getTime());
       continue;
     }
+    held.push(...(await store.alerts.claimWaiting(siteKey, JSON.stringify(channel), now, { limit: DIGEST_ROWS, leaseMs })));
     const id = randomUUID();
     const payload = digestAlert(held.map(({ payload }) => payload), { id, url: '', now: new Date(now) });
     await store.alerts.digest(held.map(({ id }) => id), { id, site_key: siteKey, channel, payload, created_at: now });
@@ -98,7 +107,7 @@ export const startAlertDelivery = (store: Store, options: AlertDeliveryOptions):
   const run = async (stopping: AbortSignal) => {
     while (!stopping.aborted) {
       const claimed = await store.alerts.claimDue(now(), { limit: batchSize, leaseMs });
-      const sending = await underRate(store, claimed, now());
+      const sending = await underRate(store, claimed, now(), leaseMs);
       await Promise.all(
         sending.map(async (row) => {
           const tried = new Date(now());

@@ -15,6 +15,8 @@ import type { Sync } from '../store/sqlite/openConnection';
 import { startRetention } from '../store/startRetention';
 import { createMailer } from '../alerts/sendEmail';
 import { startAlertDelivery } from '../alerts/startAlertDelivery';
+import { startAlertEvaluation } from '../alerts/startAlertEvaluation';
+import { startOutboxRetention } from '../alerts/startOutboxRetention';
 import { startSaltPruning } from '../store/startSaltPruning';
 
 /**
@@ -82,6 +84,9 @@ export const serve = defineCommand({
     // Visitor salts older than yesterday go even when no report arrives (docs/visitors.md, "The salt").
     const saltPruning = startSaltPruning(store.visitorSalts, { onError: logError });
     let publicUrl = options.publicUrl ?? '';
+    // Spike and vital_poor rules, every minute; the outbox's ended deliveries kept 30 days (docs/alerts.md).
+    const alertEvaluation = startAlertEvaluation(store, { onError: logError });
+    const outboxRetention = startOutboxRetention(store, { onError: logError });
     // Alerts the ingest transactions wrote to the outbox, sent within a second or two (docs/alerts.md, "Delivery").
     // One mailer for the outbox's delivery and the rules' tests (the alerts API).
     const mailer = mail && createMailer(mail.smtpUrl, mail.from);
@@ -161,6 +166,8 @@ export const serve = defineCommand({
       clearInterval(closeIdle);
       await retention?.stop();
       await saltPruning.stop();
+      await alertEvaluation.stop();
+      await outboxRetention.stop();
       await alertDelivery.stop();
       if (values.demo) await store.users.remove(DEMO_USER_EMAIL).catch(logError);
       await store.close();

@@ -65,4 +65,28 @@ export interface AlertStore {
    * "Sending a test"): never claimed, shown by `deliveries`. Rejects with UnknownSiteError for an unknown site.
    */
   logDelivery(row: OutboxRow): Promise<void>;
+  /**
+   * Claims, as claimDue does, up to `limit` first tries of one site and channel (channel as stored,
+   * JSON text) that are due at `now` and not digests: the rows a digest stands for, whoever wrote them.
+   */
+  claimWaiting(siteKey: string, channel: string, now: number, options: { limit: number; leaseMs: number }): Promise<OutboxRow[]>;
+  /** Every site's rules of the periodic kinds (`spike`, `vital_poor`), with their site's name. */
+  periodicRules(): Promise<Array<AlertRule & { site_name: string }>>;
+  /**
+   * A spike rule's reading (core/alerts/periodic.ts spikeRanges): the `limit` issues with the most
+   * occurrences received in `[since, until)`, each with its occurrences over the UTC days `[fromDay, toDay)`.
+   */
+  spikeCounts(siteKey: string, range: { since: number; until: number; fromDay: number; toDay: number; limit: number }): Promise<SpikeCount[]>;
+  /** A metric's samples last updated in `[since, until)` and their p75 (core/vitals.ts p75Rank). */
+  vitalP75(siteKey: string, metric: string, range: { since: number; until: number }): Promise<VitalP75>;
+  /**
+   * Writes raised alerts (core/alerts/raised.ts), one row per channel under its key, in one
+   * transaction that first reads each one's cooldown: none is written while its rule's last alert of
+   * the subject is within the cooldown, and a key already written is not written again. On
+   * PostgreSQL the transaction holds an advisory lock, so collectors raising at once read each
+   * other's rows. Resolves to the rows written.
+   */
+  raise(raised: readonly RaisedAlert[]): Promise<number>;
+  /** Deletes up to `limit` sent, failed and digested rows created before `before`: the outbox's retention. Resolves to the rows deleted. */
+  pruneOutbox(before: number, options: { limit: number }): Promise<number>;
 }

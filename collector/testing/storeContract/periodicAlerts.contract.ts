@@ -3,12 +3,15 @@ import { cspAlert, spikeAlerts, spikeRanges } from '../../core/alerts/periodic';
 import type { RaisedAlert } from '../../core/alerts/raised';
 import { newCspReport, newErrorReport } from '../../core/newReports';
 import type { ErrorReport } from '../../core/records';
+import type { Store } from '../../store/contract';
 import type { StoreTest } from './storeTest';
 import { violation } from './violation';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 4, 8, 12, 3);
 const WEBHOOK = { type: 'webhook', url: 'https://hooks.shop.example/alerts', format: 'json', secret: 's3cret' } as const;
+const insertErrors = (store: Store, siteKey: string, reports: ErrorReport[], receivedAt = Date.now()) =>
+  store.errors.insert(siteKey, reports.map((report) => newErrorReport(report)), { received_at: receivedAt });
 const crash = (message: string, fields: Partial<ErrorReport> = {}): ErrorReport => ({ error_type: 'javascript_error', error_message: message, ...fields });
 
 /**
@@ -40,11 +43,11 @@ export const describePeriodicAlertsContract = (test: StoreTest) =>
     test("spike counts: each issue's occurrences in the window (a report's count included), most first, and over the baseline's days", async ({ store, seed }) => {
       const shop = await seed.addSite([]);
       const ranges = spikeRanges(10, NOW);
-      await seed.insertErrors(shop, [crash('hot'), crash('hot', { count: 4 }), crash('warm')], NOW - 60_000);
-      await seed.insertErrors(shop, [crash('hot')], NOW - 11 * 60_000);
-      await seed.insertErrors(shop, [crash('hot', { count: 3 }), crash('warm')], NOW - 2 * DAY);
-      await seed.insertErrors(shop, [crash('hot')], NOW - 8 * DAY);
-      await seed.insertErrors(shop, [crash('later')], NOW);
+      await insertErrors(store, shop, [crash('hot'), crash('hot', { count: 4 }), crash('warm')], NOW - 60_000);
+      await insertErrors(store, shop, [crash('hot')], NOW - 11 * 60_000);
+      await insertErrors(store, shop, [crash('hot', { count: 3 }), crash('warm')], NOW - 2 * DAY);
+      await insertErrors(store, shop, [crash('hot')], NOW - 8 * DAY);
+      await insertErrors(store, shop, [crash('later')], NOW);
       const hot = newErrorReport(crash('hot')).fingerprint;
       const warm = newErrorReport(crash('warm')).fingerprint;
       expect(await store.alerts.spikeCounts(shop, { ...ranges, limit: 10 })).toEqual([
@@ -68,7 +71,7 @@ export const describePeriodicAlertsContract = (test: StoreTest) =>
     test('raising: one row per channel under its key, not again for the key, nor within the cooldown; another process reads them', async ({ store, seed, reopen }) => {
       const shop = await seed.addSite([], 'Shop');
       const rule = await store.alerts.addRule(shop, { kind: 'spike', channels: [WEBHOOK, { type: 'email', to: 'ops@shop.example' }], cooldown_minutes: 30, window_minutes: 10, count: 2 });
-      await seed.insertErrors(shop, [crash('hot'), crash('hot')], NOW - 60_000);
+      await insertErrors(store, shop, [crash('hot'), crash('hot')], NOW - 60_000);
       const issues = await Promise.all((await store.alerts.spikeCounts(shop, { ...spikeRanges(10, NOW), limit: 10 })).map(async (count) => [count, (await store.issues.get(shop, count.fingerprint))!] as const));
       const raisedAt = (now: number) =>
         spikeAlerts({ rule, site: { key: shop, name: 'Shop' }, counts: issues.map(([count]) => count), issues: new Map(issues.map(([count, issue]) => [count.fingerprint, issue])), now });
@@ -120,7 +123,7 @@ export const describePeriodicAlertsContract = (test: StoreTest) =>
       const shop = await seed.addSite([]);
       const email = { type: 'email', to: 'ops@shop.example' } as const;
       await store.alerts.addRule(shop, { kind: 'new_issue', channels: [WEBHOOK, email], cooldown_minutes: 60 });
-      await seed.insertErrors(shop, ['a', 'b', 'c', 'd'].map((message) => crash(message)), NOW);
+      await insertErrors(store, shop, ['a', 'b', 'c', 'd'].map((message) => crash(message)), NOW);
       const now = Date.now();
       const [claimed] = await store.alerts.claimDue(now, { limit: 1, leaseMs: 60_000 });
       const waiting = await store.alerts.claimWaiting(shop, JSON.stringify(claimed!.channel), now, { limit: 10, leaseMs: 60_000 });
@@ -133,7 +136,7 @@ export const describePeriodicAlertsContract = (test: StoreTest) =>
     test('the retention deletes sent, failed and digested rows created before its time, never pending or retrying ones', async ({ store, seed }) => {
       const shop = await seed.addSite([]);
       await store.alerts.addRule(shop, { kind: 'new_issue', channels: [WEBHOOK], cooldown_minutes: 60 });
-      await seed.insertErrors(shop, ['a', 'b', 'c', 'd', 'e'].map((message) => crash(message)), NOW);
+      await insertErrors(store, shop, ['a', 'b', 'c', 'd', 'e'].map((message) => crash(message)), NOW);
       const now = Date.now();
       const [sent, failed, retrying, digested] = await store.alerts.claimDue(now, { limit: 4, leaseMs: 0 });
       await store.alerts.record(sent!.id, { status: 'sent' }, now, undefined);
