@@ -13,13 +13,14 @@ export interface ReceivedHook {
 /**
  * A webhook receiver on 127.0.0.1 as docs/alerts.md tells one to be written: it verifies the
  * signature under `secret`, and handles each `Sitebeacon-Delivery` once: `requests` is every
- * request, `handled` one per key (a repeat is answered 200 and counted, not handled again).
+ * request, `handled` one per key (a repeat is answered 200 and counted, not handled again). `port`:
+ * one to listen on (a receiver back up where it was), else any free one.
  *
  * @example
  * const hook = await startWebhookReceiver('s3cret');
  * // hook.url; hook.handled; hook.requests; await hook.close();
  */
-export const startWebhookReceiver = async (secret: string) => {
+export const startWebhookReceiver = async (secret: string, port = 0) => {
   const requests: ReceivedHook[] = [];
   const handled = new Map<string, ReceivedHook>();
   const server = createServer((request, response) => {
@@ -35,11 +36,12 @@ export const startWebhookReceiver = async (secret: string) => {
       response.writeHead(verified ? 204 : 401).end();
     });
   });
-  server.listen(0, '127.0.0.1');
+  server.listen(port, '127.0.0.1');
   await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const listening = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hooks/sitebeacon`,
+    port: listening,
+    url: `http://127.0.0.1:${listening}/hooks/sitebeacon`,
     requests,
     handled,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
