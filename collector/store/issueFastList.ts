@@ -1,5 +1,6 @@
 import { decodeKeyCursor } from '../core/cursor';
 import type { IssueListOptions } from './contract/issues';
+import { ISSUE_DAY_FIELD_NAMES } from './issueDays';
 import { builder, byFingerprint, issueWhere, reportWhere, type BuiltQuery, type Dialect } from './issueQueries';
 
 const DAY = 86_400_000;
@@ -11,58 +12,75 @@ const wholeDaysOf = (since: number, until: number) => {
   return first <= last ? { first, last } : undefined;
 };
 
+/** The report fields a list filters by (store/issueDays.ts). */
+const fieldFiltersOf = (options: IssueListOptions) => ISSUE_DAY_FIELD_NAMES.filter((field) => options[field] !== undefined);
+
 /**
- * Whether the issues' list can count from the per-day `error_groups` (docs/issues.md, "The list at a
- * million reports"): no filter on a report's fields but bots, a sort that is not by visitors, and at
- * least one whole UTC day in the range.
+ * Whether the issues' list can count from its per-day counts (docs/issues.md, "The list at a
+ * million reports"): at least one whole UTC day in the range, and at most one filter on a report's
+ * field. Bots included, only from the per-day `error_groups` (no filter, not by visitors): the
+ * per-day counts are of people's reports. Sorted by visitors, no filter: visitors are kept per
+ * issue and day, not per field value. Any other list counts every report of its range.
  *
  * @example
- * fastListApplies({ status: 'unresolved', sort: 'last_seen', limit: 25, since, until }) // true for a 14-day range
+ * fastListApplies({ status: 'unresolved', sort: 'last_seen', limit: 25, since, until, os: 'iOS' }) // true for a 14-day range
  */
 export const fastListApplies = (options: IssueListOptions) => {
-  const { page, browser, os, device, release, environment, since, until } = options;
-  if ([page, browser, os, device, release, environment].some((value) => value !== undefined)) return false;
-  if (options.sort == 'visitors' || since === undefined || until === undefined) return false;
-  return wholeDaysOf(since, until) !== undefined;
+  const { since, until } = options;
+  if (since === undefined || until === undefined || wholeDaysOf(since, until) === undefined) return false;
+  const fields = fieldFiltersOf(options);
+  if (fields.length > 1) return false;
+  if (options.includeBots) return fields.length == 0 && options.sort != 'visitors';
+  return fields.length == 0 || options.sort != 'visitors';
 };
 
-const SORTS = { last_seen: 'i.last_seen', first_seen: 'i.first_seen', occurrences: 'hits.occurrences' } as const;
+const SORTS = { last_seen: 'i.last_seen', first_seen: 'i.first_seen', occurrences: 'hits.occurrences', visitors: 'hits.visitors' } as const;
 
 /**
- * The issues' list as issueQueries.ts `issueListQuery` gives it, but its reports and occurrences
- * counted from `error_groups` over the range's whole days, with the reports of its partial first
- * and last days read from `error_reports` and, unless bots are included, the bots' reports of the
- * whole days taken back out (their partial index: sqlite/issueSchema.ts). Its rows carry no
- * visitors nor page views: `issuePageCountsQuery` counts them for the page's rows only. Only when
- * `fastListApplies`.
+ * The issues' list as issueQueries.ts `issueListQuery` gives it, counted per day over the range's
+ * whole days and from `error_reports` for its partial first and last days: people's reports from
+ * `issue_day_counts`, the issue's own rows (with its visitors of each day: distinct (day, visitor)
+ * pairs of different days never coincide, so they add up) or the rows of the one field value
+ * filtered by; bots included, every report from the per-day `error_groups`. Its rows carry
+ * visitors only when sorted by them, and no page views: `issuePageCountsQuery` counts both for the
+ * page's rows. Only when `fastListApplies`.
  */
 export const issueFastListQuery = (dialect: Dialect, siteKey: string, options: IssueListOptions, now: number): BuiltQuery => {
   const { values, param } = builder(dialect);
   const since = options.since!;
   const until = options.until!;
   const { first, last } = wholeDaysOf(since, until)!;
-  const parts = [`SELECT g.fingerprint, g.reports, g.count AS occurrences FROM error_groups g
-    WHERE g.site_key = ${param(siteKey)} AND g.day >= ${param(first)} AND g.day <= ${param(last)}`];
-  if (!options.includeBots) {
-    parts.push(`SELECT r.fingerprint, -COUNT(*), -SUM(coalesce(r.count, 1)) FROM error_reports r ${dialect == 'sqlite' ? 'INDEXED BY error_reports_of_bots' : ''}
-      WHERE r.site_key = ${param(siteKey)} AND r.bot = 1 AND r.received_at >= ${param(first * DAY)} AND r.received_at < ${param((last + 1) * DAY)}
-      GROUP BY r.fingerprint`);
+  const field = fieldFiltersOf(options)[0];
+  const parts: string[] = [];
+  if (options.includeBots) {
+    parts.push(`SELECT g.fingerprint, g.reports, g.count, 0 FROM error_groups g
+      WHERE g.site_key = ${param(siteKey)} AND g.day >= ${param(first)} AND g.day <= ${param(last)}`);
+  } else {
+    const value = field === undefined ? '' : options[field]!;
+    // PostgreSQL finds a value by its md5 (postgres/issueSchema.ts), then compares the value itself.
+    const byValue = dialect == 'postgres' ? `md5(c.value) = md5(${param(value)}::text) AND ` : '';
+    parts.push(`SELECT c.fingerprint, c.reports, c.occurrences, c.visitors FROM issue_day_counts c
+      WHERE c.site_key = ${param(siteKey)} AND c.field = ${param(field ?? '')} AND ${byValue}c.value = ${param(value)}
+        AND c.day >= ${param(first)} AND c.day <= ${param(last)}`);
   }
   const edges = [
     { since, until: first * DAY - 1 },
     { since: (last + 1) * DAY, until },
   ].filter((edge) => edge.since <= edge.until);
+  // An edge lies inside one day: its distinct visitors are its (day, visitor) pairs.
+  const visitors = options.sort == 'visitors' ? 'COUNT(DISTINCT r.visitor)' : '0';
   for (const edge of edges) {
-    parts.push(`SELECT r.fingerprint, COUNT(*), SUM(coalesce(r.count, 1)) FROM error_reports r ${dialect == 'sqlite' ? 'INDEXED BY error_reports_for_issues' : ''}
-      WHERE ${reportWhere(param, siteKey, { ...edge, includeBots: options.includeBots })} GROUP BY r.fingerprint`);
+    parts.push(`SELECT r.fingerprint, COUNT(*), SUM(coalesce(r.count, 1)), ${visitors} FROM error_reports r ${dialect == 'sqlite' ? 'INDEXED BY error_reports_for_issues' : ''}
+      WHERE ${reportWhere(param, siteKey, { ...options, ...edge })} GROUP BY r.fingerprint`);
   }
   const terms = [`i.site_key = ${param(siteKey)}`, 'i.fingerprint = hits.fingerprint', ...issueWhere(param, siteKey, options, now)];
-  const sort = SORTS[options.sort as keyof typeof SORTS];
+  const sort = SORTS[options.sort];
   const after = options.cursor === undefined ? undefined : decodeKeyCursor(options.cursor);
   const collate = byFingerprint(dialect);
   if (after) terms.push(`(${sort} < ${param(after.key)} OR (${sort} = ${param(after.key)} AND i.fingerprint ${collate} > ${param(after.id)}))`);
-  const text = `WITH parts (fingerprint, reports, occurrences) AS (${parts.join(' UNION ALL ')}),
-    hits AS (SELECT fingerprint, SUM(reports) AS reports, SUM(occurrences) AS occurrences FROM parts GROUP BY fingerprint HAVING SUM(reports) > 0)
+  const text = `WITH parts (fingerprint, reports, occurrences, visitors) AS (${parts.join(' UNION ALL ')}),
+    hits AS (SELECT fingerprint, SUM(reports) AS reports, SUM(occurrences) AS occurrences, SUM(visitors) AS visitors
+      FROM parts GROUP BY fingerprint HAVING SUM(reports) > 0)
     SELECT i.*, hits.reports, hits.occurrences FROM hits JOIN issues i ON ${terms.join(' AND ')}
     ORDER BY ${sort} DESC, i.fingerprint ${collate} LIMIT ${param(options.limit + 1)}`;
   return { text, values };
@@ -71,7 +89,8 @@ export const issueFastListQuery = (dialect: Dialect, siteKey: string, options: I
 /**
  * Distinct (UTC day, visitor) pairs and distinct page views of these fingerprints' reports in the
  * list's range (bots out unless included), as `issueListQuery` counts them: for the page's rows of
- * the fast list, through the index by fingerprint and time (sqlite/issueSchema.ts).
+ * the fast list, through the index by fingerprint and time, which holds every field the list filters
+ * by (SQLite; PostgreSQL's all but the page: postgres/issueSchema.ts).
  */
 export const issuePageCountsQuery = (dialect: Dialect, siteKey: string, fingerprints: readonly string[], options: IssueListOptions): BuiltQuery => {
   const { values, param } = builder(dialect);

@@ -1,5 +1,6 @@
 import { decodeKeyCursor } from '../core/cursor';
 import type { IssueListOptions, IssueReportFilter } from './contract/issues';
+import { ISSUE_DAY_FIELD_NAMES } from './issueDays';
 
 const DAY = 86_400_000;
 
@@ -141,20 +142,39 @@ export const issueTrendsQuery = (
   options: IssueReportFilter & { since: number; until: number; bucketMs: number },
 ): BuiltQuery => {
   const { values, param } = builder(dialect);
-  // Parameters in the order of the text (SQLite's are positional); whole buckets: better-sqlite3 binds
-  // a number as a REAL, whose division would not truncate.
-  const bucket = `CAST((r.received_at - ${param(Math.floor(options.since))}) / ${param(Math.max(1, Math.floor(options.bucketMs)))} AS INTEGER)`;
-  const where = `${reportWhere(param, siteKey, options)} AND r.fingerprint IN (${fingerprints.map(param).join(', ')})`;
-  // Filtered by a parsed client, a release or an environment (not a page), SQLite reads the range
-  // from the index that holds them, not each report's row from the index by fingerprint (docs/issues.md,
-  // "The list at a million reports").
-  const byClient = [options.browser, options.os, options.device, options.release, options.environment].some((value) => value !== undefined);
-  const index = dialect == 'sqlite' && byClient && options.page === undefined ? 'INDEXED BY error_reports_for_issues' : '';
-  return {
-    text: `SELECT r.fingerprint, ${bucket} AS bucket, SUM(coalesce(r.count, 1)) AS occurrences FROM error_reports r ${index}
-      WHERE ${where} GROUP BY 1, 2`,
-    values,
-  };
+  const parts: string[] = [];
+  let since = Math.floor(options.since);
+  // Daily buckets on whole UTC days summed from the per-day counts, as the list sums them
+  // (issueFastList.ts, docs/issues.md "The list at a million reports"); the last day's hours from the reports.
+  const fields = ISSUE_DAY_FIELD_NAMES.filter((field) => options[field] !== undefined);
+  const lastWhole = Math.floor((options.until + 1) / DAY) - 1;
+  const firstDay = since / DAY;
+  if (options.bucketMs == DAY && since % DAY == 0 && lastWhole >= firstDay && fields.length <= 1 && !(options.includeBots && fields.length)) {
+    const days = Array.from({ length: lastWhole - firstDay + 1 }, (_, index) => firstDay + index).join(', ');
+    if (options.includeBots) {
+      parts.push(`SELECT g.fingerprint, g.day - ${firstDay} AS bucket, g.count AS occurrences FROM error_groups g
+        WHERE g.site_key = ${param(siteKey)} AND g.fingerprint IN (${fingerprints.map(param).join(', ')}) AND g.day IN (${days})`);
+    } else {
+      const value = fields.length ? options[fields[0]!]! : '';
+      const byValue = dialect == 'postgres' ? `md5(c.value) = md5(${param(value)}::text) AND ` : '';
+      parts.push(`SELECT c.fingerprint, c.day - ${firstDay} AS bucket, c.occurrences FROM issue_day_counts c
+        WHERE c.site_key = ${param(siteKey)} AND c.field = ${param(fields[0] ?? '')} AND ${byValue}c.value = ${param(value)}
+          AND c.day IN (${days}) AND c.fingerprint IN (${fingerprints.map(param).join(', ')})`);
+    }
+    since = (lastWhole + 1) * DAY;
+  }
+  if (since <= options.until) {
+    // Parameters in the order of the text (SQLite's are positional); whole buckets: better-sqlite3 binds
+    // a number as a REAL, whose division would not truncate.
+    const bucket = `CAST((r.received_at - ${param(Math.floor(options.since))}) / ${param(Math.max(1, Math.floor(options.bucketMs)))} AS INTEGER)`;
+    const where = `${reportWhere(param, siteKey, { ...options, since })} AND r.fingerprint IN (${fingerprints.map(param).join(', ')})`;
+    // The page's fingerprints' reports from the index by fingerprint and time, which holds every field
+    // the list filters by: no report's row is read.
+    const index = dialect == 'sqlite' ? 'INDEXED BY error_reports_by_fingerprint_time' : '';
+    parts.push(`SELECT r.fingerprint, ${bucket} AS bucket, SUM(coalesce(r.count, 1)) AS occurrences FROM error_reports r ${index}
+      WHERE ${where} GROUP BY 1, 2`);
+  }
+  return { text: parts.join(' UNION ALL '), values };
 };
 
 /**

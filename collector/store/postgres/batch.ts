@@ -7,6 +7,8 @@ import { CSP_TYPES } from './cspTypes';
 import { writeCspAlerts } from './cspAlerts';
 import { storeCspCopies, type CopiesCall, type CspRow } from './cspCopies';
 import { occurrenceOf, writeIssues, type IssueOccurrences } from './issueWrites';
+import { writeIssueDays } from './issueDayWrites';
+import { IssueDayDeltas } from '../issueDays';
 
 const DAY = 86_400_000;
 
@@ -59,6 +61,8 @@ export class Batch {
   readonly sessions = new Map<string, SessionRow>();
   /** Each stored error report as its issue's occurrence, in order (issueWrites.ts). */
   readonly occurrences: IssueOccurrences = [];
+  /** The issues' list's per-day counts of people's reports (issueDayWrites.ts). */
+  readonly days = new IssueDayDeltas();
 
   /** Adds error reports and folds them into `error_groups` as sqlite/reports.ts does. */
   addErrors(siteKey: string, reports: NewErrorReport[], { received_at, user_agent, visitor, client }: ReceiveContext) {
@@ -68,6 +72,10 @@ export class Batch {
       // No causes and an empty list are stored alike, as NULL (sqlite/errorRows.ts).
       this.errors.push({ ...report, causes: report.causes?.length ? report.causes : undefined, site_key: siteKey, received_at, user_agent, visitor, ...parsed });
       this.occurrences.push([siteKey, occurrenceOf(report, received_at)]);
+      if (!client?.bot) {
+        const values = { page: text(report.page_url), browser: text(parsed?.browser), os: text(parsed?.os), device: text(parsed?.device), release: text(report.release), environment: text(report.environment) };
+        this.days.add({ siteKey, fingerprint: report.fingerprint, day, count: report.count ?? 1, visitor: text(visitor), values });
+      }
       const key = `${siteKey}\n${report.fingerprint}\n${day}`;
       const group = this.errorGroups.get(key);
       const sample = [report.error_type, report.error_name ?? null, report.error_message];
@@ -146,6 +154,7 @@ export class Batch {
     if (this.errors.length) await insertRows(client, 'error_reports', ERROR_COLUMNS, ERROR_TYPES, this.errors);
     if (this.errorGroups.size) await client.query({ name: 'upsert_error_groups', text: UPSERT_ERROR_GROUPS, values: columns(sorted(this.errorGroups), 10) });
     if (this.occurrences.length) await writeIssues(client, this.occurrences);
+    if (this.days.counts.size) await writeIssueDays(client, this.days);
     if (this.cspCopies.length) await storeCspCopies(client, this.cspCopies, (...row) => this.addCspRow(...row));
     // A new enforced block's alerts, read against what was stored before this batch (cspAlerts.ts).
     if (this.csp.length) await writeCspAlerts(client, this.csp, Date.now());
@@ -178,6 +187,9 @@ export class Batch {
     await client.query({ name: 'upsert_metrics', text: UPSERT_METRICS, values: columns(metrics, 5) });
   }
 }
+
+/** A value as stored (rows.ts `param`), null when absent. */
+const text = (value: string | undefined) => param(value) as string | null;
 
 const sorted = (map: Map<string, unknown[]>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row.map(param));
 

@@ -1,3 +1,5 @@
+import { issueDayFill } from '../issueDays';
+
 /**
  * Schema version 8, as the SQLite store's version 13 (sqlite/migrations.ts says what it adds and
  * why): each report's release, environment and parsed client, sessions' too, null for the rows
@@ -63,4 +65,39 @@ export const ISSUE_FAST_LIST_MIGRATION = `
   DROP INDEX error_reports_by_fingerprint_time;
   CREATE INDEX error_reports_by_fingerprint_time ON error_reports (site_key, fingerprint, received_at, session_id, visitor, bot, count);
   CREATE INDEX error_reports_of_bots ON error_reports (site_key, received_at, fingerprint, count) WHERE bot = 1;
+`;
+
+/**
+ * Schema version 13 (SQLite: 18, where sqlite/issueSchema.ts says what it adds and why): the
+ * per-day counts of people's reports by issue and field value, with each issue's distinct visitors
+ * of the day, and the visitors each issue had each day; both filled from the stored reports. A
+ * value is keyed by its md5: a page URL may be longer than a B-tree entry can be (a crafted
+ * collision adds one page's counts to another's, which sending reports of that page does anyway).
+ * The index by fingerprint and time holds the fields the list filters by but the page, for the
+ * same reason.
+ */
+export const ISSUE_DAY_COUNTS_MIGRATION = `
+  CREATE TABLE issue_visitor_days (
+    site_key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    day BIGINT NOT NULL,
+    visitor TEXT NOT NULL,
+    PRIMARY KEY (site_key, fingerprint, day, visitor)
+  );
+  CREATE TABLE issue_day_counts (
+    site_key TEXT NOT NULL,
+    field TEXT NOT NULL,
+    value TEXT NOT NULL,
+    day BIGINT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    reports BIGINT NOT NULL,
+    occurrences BIGINT NOT NULL,
+    visitors BIGINT NOT NULL
+  );
+  CREATE UNIQUE INDEX issue_day_counts_key ON issue_day_counts (site_key, field, md5(value), day, fingerprint);
+  CREATE INDEX issue_day_counts_by_day ON issue_day_counts (site_key, day, fingerprint);
+  ${issueDayFill('FROM error_reports r WHERE 1 = 1').join(';\n')};
+  DROP INDEX error_reports_by_fingerprint_time;
+  CREATE INDEX error_reports_by_fingerprint_time ON error_reports
+    (site_key, fingerprint, received_at, session_id, visitor, bot, count, browser, os, device, release, environment);
 `;

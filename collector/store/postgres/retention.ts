@@ -1,4 +1,5 @@
 import type { RetentionStore } from '../contract/retention';
+import { issueDayFill } from '../issueDays';
 import { cspGroupDeltas, errorGroupDeltas, type DeletedCsp, type DeletedError } from '../retentionDeltas';
 import type { Client, Pool } from './pool';
 import { run } from './rows';
@@ -22,6 +23,15 @@ const FIRST_SEEN = `UPDATE error_groups AS g SET first_seen = (
     WHERE r.site_key = $1 AND r.fingerprint = g.fingerprint AND r.received_at >= g.day * ${DAY} AND r.received_at < (g.day + 1) * ${DAY}
   ) FROM unnest($2::text[], $3::int8[]) AS d (fingerprint, day)
   WHERE g.site_key = $1 AND g.fingerprint = d.fingerprint AND g.day = d.day`;
+// The issues' list's per-day counts of the days touched, counted again from their reports left, as
+// sqlite/retention.ts does: none once a day is gone, the exact counts of a day partly deleted.
+const DAYS = 'unnest($2::text[], $3::int8[]) AS d (fingerprint, day)';
+const ISSUE_DAYS = [
+  `DELETE FROM issue_visitor_days AS v USING ${DAYS} WHERE v.site_key = $1 AND v.fingerprint = d.fingerprint AND v.day = d.day`,
+  `DELETE FROM issue_day_counts AS c USING ${DAYS} WHERE c.site_key = $1 AND c.day = d.day AND c.fingerprint = d.fingerprint`,
+  ...issueDayFill(`FROM ${DAYS} JOIN error_reports r ON r.site_key = $1 AND r.fingerprint = d.fingerprint
+    AND r.received_at >= d.day * ${DAY} AND r.received_at < (d.day + 1) * ${DAY} WHERE r.site_key = $1`),
+];
 
 const DELETE_CSP = `DELETE FROM csp_reports WHERE id IN (
     SELECT id FROM csp_reports WHERE site_key = $1 AND received_at < $2 ORDER BY received_at LIMIT $3
@@ -47,6 +57,7 @@ const errors: Batch = async (client, site, before, limit) => {
     await client.query(TAKE_ERRORS, [site, ...keys, groups.map((group) => group.reports), groups.map((group) => group.count)]);
     await client.query(DROP_ERRORS, [site, ...keys]);
     await client.query(FIRST_SEEN, [site, ...keys]);
+    for (const text of ISSUE_DAYS) await client.query(text, [site, ...keys]);
   }
   return rows.length;
 };

@@ -1,7 +1,7 @@
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
 import { ALERT_RULE_PARAMS_MIGRATION, ALERTS_MIGRATION } from './alertSchema';
-import { ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
+import { ISSUE_DAY_COUNTS_MIGRATION, ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
 import { POSTGRES_SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
 
 /**
@@ -216,4 +216,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
   ISSUE_FAST_LIST_MIGRATION,
   // 12: alert rules' parameters (docs/alerts.md, "Rule kinds"), as the SQLite store's version 17.
   ALERT_RULE_PARAMS_MIGRATION,
+  // 13: the issues' list by field and by visitors, per day (docs/issues.md), as the SQLite store's version 18.
+  ISSUE_DAY_COUNTS_MIGRATION,
 ];

@@ -17,7 +17,7 @@ export const ERROR_ROW_COLUMNS = [
 export type ErrorRow = Array<string | number | null>;
 
 /** Where the aggregates' fields are in an ErrorRow. */
-export const ERROR_ROW = { type: 0, message: 1, name: 2, count: 10, fingerprint: 12, release: 14 } as const;
+export const ERROR_ROW = { type: 0, message: 1, name: 2, page: 7, count: 10, fingerprint: 12, release: 14, environment: 15 } as const;
 
 /** `causes` as JSON, or null when there are none (an empty list reads back as no causes). */
 const causesColumn = (causes: NewErrorReport['causes']) => (causes?.length ? (toColumnValue(causes) as string) : null);

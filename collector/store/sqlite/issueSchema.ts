@@ -1,3 +1,5 @@
+import { issueDayFill } from '../issueDays';
+
 /**
  * Schema version 13 (migrations.ts says what it adds and why). `issues` starts from the per-day
  * aggregates: all-time first and last seen of every group, its texts those of its latest day's row
@@ -65,4 +67,41 @@ export const ISSUE_FAST_LIST_MIGRATION = `
   DROP INDEX error_reports_by_fingerprint_time;
   CREATE INDEX error_reports_by_fingerprint_time ON error_reports (site_key, fingerprint, received_at, session_id, visitor, bot, count);
   CREATE INDEX error_reports_of_bots ON error_reports (site_key, received_at, fingerprint, count) WHERE bot = 1;
+`;
+
+/**
+ * Schema version 18 (PostgreSQL: 13): the issues' list filtered by a report's field, and sorted by
+ * visitors, at a million reports (docs/issues.md, "The list at a million reports"). Per UTC day
+ * and issue, the reports of people (no known bot) counted in `issue_day_counts`: the issue's own row
+ * (field and value '') with its distinct visitors, and one row per value of each field the list
+ * filters by (store/issueDays.ts); the visitors each issue had each day in `issue_visitor_days`,
+ * what tells ingest whether a visitor is new to the day. Both filled here from the stored reports.
+ * `issue_day_counts_by_day` is retention's way to an issue's day (retention.ts). The index by
+ * fingerprint and time holds the fields too: a filtered page's visitors, page views and trends
+ * are then counted from it alone.
+ */
+export const ISSUE_DAY_COUNTS_MIGRATION = `
+  CREATE TABLE issue_visitor_days (
+    site_key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    day INTEGER NOT NULL,
+    visitor TEXT NOT NULL,
+    PRIMARY KEY (site_key, fingerprint, day, visitor)
+  ) WITHOUT ROWID;
+  CREATE TABLE issue_day_counts (
+    site_key TEXT NOT NULL,
+    field TEXT NOT NULL,
+    value TEXT NOT NULL,
+    day INTEGER NOT NULL,
+    fingerprint TEXT NOT NULL,
+    reports INTEGER NOT NULL,
+    occurrences INTEGER NOT NULL,
+    visitors INTEGER NOT NULL,
+    PRIMARY KEY (site_key, field, value, day, fingerprint)
+  ) WITHOUT ROWID;
+  CREATE INDEX issue_day_counts_by_day ON issue_day_counts (site_key, day, fingerprint);
+  ${issueDayFill('FROM error_reports r WHERE 1 = 1').join(';\n')};
+  DROP INDEX error_reports_by_fingerprint_time;
+  CREATE INDEX error_reports_by_fingerprint_time ON error_reports
+    (site_key, fingerprint, received_at, session_id, visitor, bot, count, browser, os, device, release, environment, page_url);
 `;

@@ -4,7 +4,7 @@ import { fingerprintOf } from '../../core/fingerprint';
 import { DEFAULT_SITE_KEY, type ErrorReport } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
 import { ALERT_RULE_PARAMS_MIGRATION, ALERTS_MIGRATION } from './alertSchema';
-import { ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
+import { ISSUE_DAY_COUNTS_MIGRATION, ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
 import { SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
 
 /**
@@ -202,8 +202,7 @@ const migrations: Array<string | ((db: Database) => void)> = [
      GROUP BY site_key, effective_directive, coalesce(blocked_host, ''), received_at / 86400000;
    DROP INDEX performance_metrics_by_value;
    CREATE INDEX performance_metrics_by_value ON performance_metrics (site_key, name, value, updated_at);`,
-  // 6: how each CSP report arrived, and the key copies of one violation share
-  // (docs/csp-reports.md; core/cspCopies.ts). Older rows have neither and are never merged into.
+  // 6: how each CSP report arrived, and the key copies of one violation share (docs/csp-reports.md; core/cspCopies.ts); older rows have neither.
   `ALTER TABLE csp_reports ADD COLUMN source TEXT;
    ALTER TABLE csp_reports ADD COLUMN sources TEXT;
    ALTER TABLE csp_reports ADD COLUMN violation_key TEXT;
@@ -269,6 +268,7 @@ const migrations: Array<string | ((db: Database) => void)> = [
   SOURCE_MAPS_MIGRATION, ALERTS_MIGRATION, // 14: source maps (docs/source-maps.md); 15: alerts' rules, outbox, users' mail (docs/alerts.md).
   ISSUE_FAST_LIST_MIGRATION, // 16: the issues' list at a million reports (docs/issues.md): issueSchema.ts says why.
   ALERT_RULE_PARAMS_MIGRATION, // 17: alert rules' parameters (docs/alerts.md, "Rule kinds").
+  ISSUE_DAY_COUNTS_MIGRATION, // 18: the issues' list by field and by visitors, per day (docs/issues.md): issueSchema.ts says why.
 ];
 
 /** The schema version this collector writes: how many migrations it knows. */

@@ -9,6 +9,7 @@ import { ERROR_ROW, ERROR_ROW_COLUMNS, type ErrorRow } from './errorRows';
 import { insertSql, positionalInsertSql, toRow } from './rows';
 import { underSite } from './underSite';
 import { createIssueWriter } from './issueWrites';
+import { createIssueDayWriter } from './issueDayWrites';
 import { storedJson, storedText } from '../storedText';
 import { UnknownSiteError } from '../unknownSiteError';
 
@@ -80,6 +81,8 @@ interface ErrorGroupDelta {
 export const createReportWriter = (db: Database) => {
   // Each issue's lifecycle, kept in the transaction of its reports (issueWrites.ts).
   const issues = createIssueWriter(db);
+  // The issues' list's per-day counts by field value and visitors, of people's reports (issueDayWrites.ts).
+  const issueDays = createIssueDayWriter(db);
   const insertError = db.prepare(positionalInsertSql('error_reports', ERROR_COLUMNS));
   const upsertErrorGroup = db.prepare(
     `INSERT INTO error_groups VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -122,6 +125,7 @@ export const createReportWriter = (db: Database) => {
     csp: new Map<string, [string, string, string, number, number]>(),
     blocks: cspAlerts.newGroup(),
     issues: issues.newGroup(),
+    days: issueDays.newGroup(),
   });
   type Aggregates = ReturnType<typeof newAggregates>;
 
@@ -136,6 +140,11 @@ export const createReportWriter = (db: Database) => {
       issues.occur(siteKey, row, context.received_at, aggregates.issues);
       const fingerprint = row[ERROR_ROW.fingerprint] as string;
       const count = (row[ERROR_ROW.count] as number | null) ?? 1;
+      if (!client?.bot) {
+        const [browser, os, device] = clientColumns as [string | null, string | null, string | null];
+        const [page, release, environment] = [row[ERROR_ROW.page], row[ERROR_ROW.release], row[ERROR_ROW.environment]] as [string | null, string | null, string | null];
+        aggregates.days.add({ siteKey, fingerprint, day, count, visitor, values: { page, browser, os, device, release, environment } });
+      }
       const key = `${siteKey}\n${fingerprint}\n${day}`;
       const group = aggregates.errors.get(key);
       if (group) {
@@ -214,9 +223,10 @@ export const createReportWriter = (db: Database) => {
     return 1;
   };
 
-  const flushAggregates = ({ errors, csp, blocks, issues: issueGroup }: Aggregates) => {
+  const flushAggregates = ({ errors, csp, blocks, issues: issueGroup, days }: Aggregates) => {
     issues.flush(issueGroup);
     cspAlerts.flush(blocks, Date.now());
+    issueDays.flush(days);
     for (const { siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample } of errors.values()) {
       upsertErrorGroup.run(siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample[ERROR_ROW.type], sample[ERROR_ROW.name], sample[ERROR_ROW.message]);
     }

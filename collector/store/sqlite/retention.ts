@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { RetentionStore } from '../contract/retention';
+import { issueDayFill } from '../issueDays';
 import { cspGroupDeltas, errorGroupDeltas, type DeletedCsp, type DeletedError } from '../retentionDeltas';
 import type { Write } from './groupCommit';
 
@@ -27,6 +28,16 @@ export const sqliteRetention = (db: Database, write: Write) => {
        WHERE site_key = @site AND fingerprint = @fingerprint AND received_at >= @day * ${DAY} AND received_at < (@day + 1) * ${DAY}
      ) WHERE site_key = @site AND fingerprint = @fingerprint AND day = @day`,
   );
+  // The issues' list's per-day counts of an issue's day, counted again from its reports left
+  // (docs/retention.md): none once the day is gone, the exact counts of a day partly deleted.
+  const dropIssueDay = [
+    db.prepare('DELETE FROM issue_visitor_days WHERE site_key = @site AND fingerprint = @fingerprint AND day = @day'),
+    db.prepare('DELETE FROM issue_day_counts WHERE site_key = @site AND day = @day AND fingerprint = @fingerprint'),
+  ];
+  const refillIssueDay = issueDayFill(
+    `FROM error_reports r INDEXED BY error_reports_by_fingerprint_time
+     WHERE r.site_key = @site AND r.fingerprint = @fingerprint AND r.received_at >= @day * ${DAY} AND r.received_at < (@day + 1) * ${DAY}`,
+  ).map((sql) => db.prepare(sql));
   const oldCsp = db.prepare<[string, number, number], DeletedCsp & { id: number }>(
     `SELECT id, report_type, effective_directive, blocked_host, received_at FROM csp_reports
      WHERE site_key = ? AND received_at < ? ORDER BY received_at LIMIT ?`,
@@ -60,6 +71,7 @@ export const sqliteRetention = (db: Database, write: Write) => {
       takeError.run({ ...key, reports: group.reports, count: group.count });
       dropError.run(key);
       firstSeen.run(key);
+      for (const statement of [...dropIssueDay, ...refillIssueDay]) statement.run(key);
     }
     return rows.length;
   };

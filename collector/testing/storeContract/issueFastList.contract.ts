@@ -2,6 +2,7 @@ import { describe, expect } from 'vitest';
 import { newErrorReport } from '../../core/newReports';
 import type { ErrorReport, ReceivedClient } from '../../core/records';
 import type { IssueListOptions, Store } from '../../store/contract';
+import { issueFieldListTests } from './issueFieldLists.contract';
 import { BOT, CHROME, ingest, listOf } from './issues.contract';
 import type { StoreTest } from './storeTest';
 
@@ -39,6 +40,7 @@ const report = (seeded: Seeded): ErrorReport => ({
   error_type: 'javascript_error',
   error_message: seeded.message,
   environment: 'production',
+  page_url: 'https://shop.example/cart',
   session_id: seeded.session,
   ...(seeded.count === undefined ? {} : { count: seeded.count }),
 });
@@ -68,15 +70,16 @@ const everyPage = async (store: Store, site: string, options: IssueListOptions) 
 /**
  * The issues' list without a filter on a report's fields (docs/issues.md, "The list at a million
  * reports"), which a store may count from its per-day aggregates: the same rows, counts and order
- * as the list filtered by a field every report has, for ranges starting and ending inside a day or
- * on its edges, bots out and in, every sort but visitors, paged; part of the store contract.
+ * as the list filtered by two fields every report has (which counts every report), for ranges
+ * starting and ending inside a day or on its edges, bots out and in, every sort but visitors, paged;
+ * and filtered by one field or sorted by visitors (issueFieldLists.contract.ts); part of the store contract.
  *
  * @example
  * describeIssueFastListContract(storeTest(() => ({ store, seed, reopen })));
  */
 export const describeIssueFastListContract = (test: StoreTest) =>
   describe('issue lists without report filters', () => {
-    test('agree with the list filtered by a field every report has, and with the reports counted one by one', async ({ store, seed }) => {
+    test('agree with the list filtered by two fields every report has, and with the reports counted one by one', async ({ store, seed }) => {
       const site = await seed.addSite([]);
       for (const seeded of SEEDED) {
         await ingest(store, site, [report(seeded)], { received_at: seeded.at, client: seeded.client, visitor: seeded.visitor });
@@ -97,7 +100,8 @@ export const describeIssueFastListContract = (test: StoreTest) =>
               const options = listOf({ ...range, includeBots, sort, status, limit: 2 });
               const label = JSON.stringify({ ...range, includeBots, sort, status });
               const fast = await everyPage(store, site, options);
-              expect(fast, label).toEqual(await everyPage(store, site, { ...options, environment: 'production' }));
+              // Two filters count every report of the range.
+              expect(fast, label).toEqual(await everyPage(store, site, { ...options, environment: 'production', page: 'https://shop.example/cart' }));
               if (status == 'all') {
                 const counted = fast.map((row) => [row.error_message, { reports: row.reports, occurrences: row.occurrences }]);
                 expect(new Map(counted as Array<[string, { reports: number; occurrences: number }]>), label).toEqual(expected);
@@ -115,4 +119,5 @@ export const describeIssueFastListContract = (test: StoreTest) =>
         { reports: 1, occurrences: 3, visitors: 1, page_views: 1 },
       ]);
     });
+    issueFieldListTests(test);
   });
