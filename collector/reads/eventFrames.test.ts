@@ -53,3 +53,23 @@ test(`at most ${MAX_MAP_LOOKUPS} texts are read for a page, whatever the stacks 
   expect(reads).toHaveLength(MAX_MAP_LOOKUPS);
   expect(frames!.map((frame) => frame.unmapped)).toEqual(frames!.map(() => 'no_map'));
 });
+
+test('a script URL uploaded from one build only is mapped by its debug ID for a report without a release; a release without its map is no_map', async () => {
+  const ID = '0ae942fd-a409-4fc6-a82c-91eb9fcbbf72';
+  const hashed = STACK.replaceAll('app.min.js', 'app.3f2a.js');
+  await store.sourceMaps.put(site, { release: '1.0', url: '~/app.3f2a.js', debug_id: ID, text: MAP });
+  const [noRelease, otherRelease] = await eventFrames(counted, site, [{ release: null, stack: hashed }, { release: '2.0', stack: hashed }]);
+  expect(noRelease![0]!.original).toMatchObject({ file: 'src/format.js', line: 3, function: 'formatTotal' });
+  expect(otherRelease![0]!.unmapped).toBe('no_map');
+  // Two builds served app.min.js: its debug IDs disagree, so only the report's release can choose its map.
+  await store.sourceMaps.put(site, { release: '1.0', url: '~/app.min.js', debug_id: ID, text: MAP });
+  await store.sourceMaps.put(site, { release: '1.1', url: '~/app.min.js', debug_id: '9f0c3a52-1b7e-4f8e-a0d1-2c3b4d5e6f70', text: MAP });
+  const [ambiguous, wrongRelease, own] = await eventFrames(counted, site, [
+    { release: null, stack: STACK },
+    { release: '2.0', stack: STACK },
+    { release: '1.1', stack: STACK },
+  ]);
+  expect(ambiguous![0]!.unmapped).toBe('no_release');
+  expect(wrongRelease![0]!.unmapped).toBe('no_map');
+  expect(own![0]!.original).toMatchObject({ file: 'src/format.js', line: 3 });
+});

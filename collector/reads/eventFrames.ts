@@ -1,5 +1,5 @@
 import type { SymbolicatedFrame } from '../core/stack/symbolicate';
-import type { FramesReport } from '../sourcemaps/mapJobs';
+import { BY_DEBUG_ID, type FramesReport } from '../sourcemaps/mapJobs';
 import { sourceMapsOf } from '../sourcemaps/sourceMapsOf';
 import type { SourceMapStore } from '../store/contract';
 
@@ -11,11 +11,21 @@ export const MAX_MAP_LOOKUPS = 64;
 const ROUNDS = 3;
 
 /**
+ * The map a script URL's debug ID names: when every map of the site stored for that URL, whatever
+ * the release, has the same debug ID (one build ever served it, as a content-hashed file name is),
+ * the latest map with that ID; otherwise none (docs/source-maps.md, "Debug IDs").
+ */
+const textByUrlDebugId = async (maps: SourceMapStore, siteKey: string, url: string) => {
+  const ids = await maps.debugIds(siteKey, url);
+  return ids.length == 1 && ids[0] !== null ? maps.textByDebugId(siteKey, ids[0]!) : undefined;
+};
+
+/**
  * Each report's frames, mapped by its release's maps (core/stack/symbolicate.ts) on the store's map
  * thread (sourcemaps/mapWorker.ts), which parses the stacks and keeps the parsed maps: it answers
  * the frames, or the maps it lacks, whose texts are then read from the store (at most
- * MAX_MAP_LOOKUPS a call, by release and URL; past that a frame is `no_map`) and sent with the
- * job again. Rejects with MapThreadUnavailable when the thread stopped or is full (a 503).
+ * MAX_MAP_LOOKUPS a call, by release and URL, or by the URL's debug ID for a report without a
+ * release; past that a frame is `no_map`) and sent with the job again. Rejects with MapThreadUnavailable when the thread stopped or is full (a 503).
  *
  * @example
  * const frames = await eventFrames(store.sourceMaps, 'k', [{ release: '1.2', stack: 'TypeError: …\n    at t (https://shop.example/app.min.js:1:74)' }]);
@@ -32,7 +42,9 @@ export const eventFrames = async (maps: SourceMapStore, siteKey: string, reports
     await Promise.all(
       answer.missing.map(async ({ key, release, url }) => {
         texts.set(key, null);
-        if (lookups++ < MAX_MAP_LOOKUPS) texts.set(key, (await maps.text(siteKey, release, url)) ?? null);
+        if (lookups++ >= MAX_MAP_LOOKUPS) return;
+        const text = release == BY_DEBUG_ID ? await textByUrlDebugId(maps, siteKey, url) : await maps.text(siteKey, release, url);
+        texts.set(key, text ?? null);
       }),
     );
   }

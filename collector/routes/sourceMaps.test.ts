@@ -35,7 +35,7 @@ describe('source maps: upload, list, remove, and events mapped by them', { timeo
     expect(response.status, await response.clone().text()).toBe(200);
     return (await response.json()) as T;
   };
-  /** Every event's frames, of every issue, by the stack they came from (each engine's stack is an issue of its own). */
+  /** Every event's frames, of every issue, by the stack they came from. */
   const framesByStack = async () => {
     const frames = new Map<string, Frame[]>();
     for (const { fingerprint } of (await json<{ items: Array<{ fingerprint: string }> }>('')).items) {
@@ -87,7 +87,9 @@ describe('source maps: upload, list, remove, and events mapped by them', { timeo
     collector = createTestCollector();
     site = await collector.addSite([SHOP], 'Shop');
     key = await collector.apiKey(site);
-    await upload({ release: '2.0', url: '~/app.min.js', map: MAP });
+    // Without its debug ID: a report without a release is then mapped by no map (docs/source-maps.md, "Debug IDs").
+    const { debugId: _id, ...withoutId } = JSON.parse(MAP) as Record<string, unknown>;
+    await upload({ release: '2.0', url: '~/app.min.js', map: JSON.stringify(withoutId) });
     await report('firefox', '9.9');
     await report('chromium');
     frames = await framesByStack();

@@ -5,6 +5,7 @@ import { apiError } from '../http/apiError';
 import { defineRoute } from '../http/route';
 import { SourceMapDeletedSchema, SourceMapListSchema, SourceMapStoredSchema } from '../schemas/answers/sourceMapAnswers';
 import { MAX_SOURCE_MAP_BODY_BYTES, SourceMapDeleteQuerySchema, SourceMapListQuerySchema, SourceMapUploadSchema } from '../schemas/sourceMapUpload';
+import { BY_DEBUG_ID } from '../sourcemaps/mapJobs';
 import { MapThreadUnavailable } from '../sourcemaps/mapWorker';
 import { sourceMapsOf } from '../sourcemaps/sourceMapsOf';
 import type { Store } from '../store/contract';
@@ -70,6 +71,8 @@ export const sourceMapRoutes = ({ store }: { store: Pick<Store, 'sourceMaps'> })
         throw error;
       }
       index.uploaded(siteKey, body.release, body.url, checked.index, at);
+      // What the URL's debug ID named may have changed with this map (reads/eventFrames.ts).
+      await worker.run({ type: 'forget', keys: [mapKeyOf(siteKey, BY_DEBUG_ID, body.url)] }).catch(() => {});
       event.res.status = 201;
       return { release: body.release, url: body.url, debug_id };
     },
@@ -99,7 +102,8 @@ export const sourceMapRoutes = ({ store }: { store: Pick<Store, 'sourceMaps'> })
       const { worker, index } = sourceMapsOf(store.sourceMaps);
       index.deleted(siteKey, query.release, query.url);
       // The parsed maps go too; should the thread be stopped, it kept nothing.
-      await worker.run({ type: 'forget', keys: urls.map((url) => mapKeyOf(siteKey, query.release, url)) }).catch(() => {});
+      const keys = urls.flatMap((url) => [mapKeyOf(siteKey, query.release, url), mapKeyOf(siteKey, BY_DEBUG_ID, url)]);
+      await worker.run({ type: 'forget', keys }).catch(() => {});
       return { deleted };
     },
   }),

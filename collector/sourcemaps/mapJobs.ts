@@ -9,7 +9,13 @@ import { symbolicate, type MapLookup, type SymbolicatedFrame } from '../core/sta
  * The estimated heap the map thread's parsed maps may take (createMapCache.ts, mapBytes): the
  * bound on what source maps cost a collector's memory beyond one parse under way (docs/source-maps.md, "Limits").
  */
-export const MAP_CACHE_BYTES = 64 * 1024 * 1024;
+export const MAP_CACHE_BYTES = 192 * 1024 * 1024;
+
+/**
+ * The release of the keys of maps found by the debug ID recorded for their script's URL (no release
+ * is empty: a release has 1 to 200 characters): docs/source-maps.md, "Debug IDs".
+ */
+export const BY_DEBUG_ID = '';
 
 /** A report whose frames are wanted: its release and its stack as stored. */
 export interface FramesReport {
@@ -23,7 +29,11 @@ export type MapJob =
   | { type: 'check'; text: string; key: string | null; index: boolean }
   /** A stored map to parse (if not kept) and index, for ingest's fingerprints. */
   | { type: 'index'; key: string; text: string }
-  /** Reports' frames. `texts`: map texts read from the store (null: none stored). Not `final`: keys neither kept nor given are answered as `missing`. */
+  /**
+   * Reports' frames. `texts`: map texts read from the store (null: none stored), by key; a key of
+   * release BY_DEBUG_ID is the map the URL's one debug ID names, for reports without a release. Not `final`: keys neither kept nor
+   * given are answered as `missing`.
+   */
   | { type: 'frames'; siteKey: string; reports: FramesReport[]; texts: Array<[string, string | null]>; final: boolean }
   /** Maps replaced or deleted. */
   | { type: 'forget'; keys: string[] };
@@ -54,29 +64,35 @@ export const mapJobs = (cache = createMapCache({ maxBytes: MAP_CACHE_BYTES })) =
   const frames = ({ siteKey, reports, texts, final }: Extract<MapJob, { type: 'frames' }>): MapAnswer => {
     const stacks = reports.map((report) => parseStack(report.stack ?? ''));
     const given = new Map(texts);
+    /** Whether a key's map is known: kept, or its text (or its absence) given. */
+    const known = (key: string) => cache.has(key) || given.has(key);
     if (!final) {
       const missing = new Map<string, { key: string; release: string; url: string }>();
       reports.forEach(({ release }, index) => {
-        if (!release) return;
         for (const frame of stacks[index]!) {
+          // The release's maps; a report without a release, the map its script URL's debug ID names.
           for (const url of frame.file ? mapUrlsOf(frame.file) : []) {
-            const key = mapKeyOf(siteKey, release, url);
-            if (!cache.has(key) && !given.has(key)) missing.set(key, { key, release, url });
+            const key = mapKeyOf(siteKey, release || BY_DEBUG_ID, url);
+            if (!known(key)) missing.set(key, { key, release: release || BY_DEBUG_ID, url });
           }
         }
       });
       if (missing.size) return { missing: [...missing.values()] };
     }
+    const mapOf = (release: string, file: string) => {
+      for (const url of mapUrlsOf(file)) {
+        const key = mapKeyOf(siteKey, release, url);
+        const map = cache.get(key, () => given.get(key) ?? undefined);
+        if (map != 'no_map') return map;
+      }
+      return 'no_map';
+    };
     return {
       frames: reports.map(({ release }, index) => {
         const lookup: MapLookup = (file) => {
-          if (!release) return 'no_release';
-          for (const url of mapUrlsOf(file)) {
-            const key = mapKeyOf(siteKey, release, url);
-            const map = cache.get(key, () => given.get(key) ?? undefined);
-            if (map != 'no_map') return map;
-          }
-          return 'no_map';
+          if (release) return mapOf(release, file);
+          const byDebugId = mapOf(BY_DEBUG_ID, file);
+          return byDebugId == 'no_map' ? 'no_release' : byDebugId;
         };
         return symbolicate(stacks[index]!, lookup);
       }),

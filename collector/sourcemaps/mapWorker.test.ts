@@ -45,7 +45,7 @@ describe('the source map thread', { timeout: 60_000 }, () => {
     worker = createMapWorker();
     const key = 'site\n1.0\n~/a.js';
     const reports = [{ release: '1.0', stack: 'Error: x\n    at f (https://shop.example/a.js:1:1)' }];
-    const frames = { type: 'frames', siteKey: 'site', reports, texts: [], final: false } as const;
+    const frames = { type: 'frames' as const, siteKey: 'site', reports, texts: [] as Array<[string, string | null]>, final: false };
     expect(await worker.run(frames)).toEqual({
       missing: [
         { key: 'site\n1.0\nhttps://shop.example/a.js', release: '1.0', url: 'https://shop.example/a.js' },

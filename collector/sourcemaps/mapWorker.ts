@@ -20,7 +20,7 @@ export const MAX_MAP_JOBS = 16;
  * The thread's heap: room for the cache (MAP_CACHE_BYTES, mapJobs.ts) and one map at the limits
  * being parsed (MAX_MAP_SEGMENTS mappings take about 190 MB decoded: parseSourceMap.ts).
  */
-export const MAP_THREAD_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 };
+export const MAP_THREAD_LIMITS = { maxOldGenerationSizeMb: 640, maxYoungGenerationSizeMb: 16 };
 
 /** The map thread cannot take the job: too many under way, or it stopped (crashed, or was ended) before answering. */
 export class MapThreadUnavailable extends Error {}

@@ -30,6 +30,13 @@ export interface SourceMapStore {
   text(siteKey: string, release: string, url: string): Promise<string | undefined>;
   /** The text of the site's map with this debug ID (lower-case), the latest uploaded when several have it. */
   textByDebugId(siteKey: string, debugId: string): Promise<string | undefined>;
+  /**
+   * The debug IDs of the site's maps stored for `url` (as uploaded), whatever their release: at most
+   * two, a map without one as null. One ID is a script URL only ever uploaded from one build (a
+   * content-hashed file name): its map is found by that ID for a report that names no release, or
+   * whose release has no map for it (docs/source-maps.md, "Debug IDs").
+   */
+  debugIds(siteKey: string, url: string): Promise<Array<string | null>>;
   /** The release's maps, by URL. */
   list(siteKey: string, release: string): Promise<SourceMapInfo[]>;
   /** Removes the release's maps, or its one map for `url`; resolves to how many were removed. */

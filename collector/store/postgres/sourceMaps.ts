@@ -34,6 +34,13 @@ export const postgresSourceMaps = (pool: Pool, write: Write): SourceMapStore => 
     text: (siteKey, release, url) => bytesOf('SELECT map FROM source_maps WHERE site_key = $1 AND release = $2 AND url = $3', [siteKey, release, url]),
     textByDebugId: (siteKey, debugId) =>
       bytesOf('SELECT map FROM source_maps WHERE site_key = $1 AND debug_id = $2 ORDER BY uploaded_at DESC LIMIT 1', [siteKey, debugId]),
+    async debugIds(siteKey, url) {
+      const { rows } = await run<{ debug_id: string | null }>(pool, 'SELECT DISTINCT debug_id FROM source_maps WHERE site_key = $1 AND url = $2 LIMIT 2', [
+        siteKey,
+        url,
+      ]);
+      return rows.map((row) => row.debug_id);
+    },
     async list(siteKey, release) {
       const { rows } = await run<InfoRow>(
         pool,

@@ -23,6 +23,9 @@ export const sqliteSourceMaps = (db: Database, write: Write): SourceMapStore => 
   const selectByDebugId = db
     .prepare<[string, string], Buffer>('SELECT map FROM source_maps WHERE site_key = ? AND debug_id = ? ORDER BY uploaded_at DESC LIMIT 1')
     .pluck();
+  const selectDebugIds = db
+    .prepare<[string, string], string | null>('SELECT DISTINCT debug_id FROM source_maps WHERE site_key = ? AND url = ? LIMIT 2')
+    .pluck();
   const selectList = db.prepare<[string, string], InfoRow>(
     'SELECT release, url, debug_id, size, uploaded_at FROM source_maps WHERE site_key = ? AND release = ? ORDER BY url',
   );
@@ -38,6 +41,7 @@ export const sqliteSourceMaps = (db: Database, write: Write): SourceMapStore => 
     },
     text: (siteKey, release, url) => unpackMapText(selectText.get(siteKey, release, url)),
     textByDebugId: (siteKey, debugId) => unpackMapText(selectByDebugId.get(siteKey, debugId)),
+    debugIds: async (siteKey, url) => selectDebugIds.all(siteKey, url),
     list: async (siteKey, release) => selectList.all(siteKey, release).map(infoOf),
     delete: (siteKey, release, url) =>
       write(() => (url === undefined ? deleteRelease.run(siteKey, release) : deleteOne.run(siteKey, release, url)).changes),

@@ -42,6 +42,23 @@ export const describeSourceMapsContract = (test: StoreTest) =>
       expect(await store.sourceMaps.textByDebugId(shop, '00000000-0000-0000-0000-000000000000')).toBeUndefined();
     });
 
+    test('the debug IDs stored for a URL, whatever the release: at most two, a map without one as null', async ({ store, seed }) => {
+      const shop = await seed.addSite(['https://shop.example']);
+      const blog = await seed.addSite(['https://blog.example']);
+      const OTHER = '9f0c3a52-1b7e-4f8e-a0d1-2c3b4d5e6f70';
+      await store.sourceMaps.put(shop, { release: '1.0', url: '~/app.3f2a.js', debug_id: ID, text: mapText('a') });
+      await store.sourceMaps.put(shop, { release: '1.1', url: '~/app.3f2a.js', debug_id: ID, text: mapText('a') });
+      await store.sourceMaps.put(shop, { release: '1.0', url: '~/app.min.js', debug_id: ID, text: mapText('b') });
+      await store.sourceMaps.put(shop, { release: '1.1', url: '~/app.min.js', debug_id: OTHER, text: mapText('c') });
+      await store.sourceMaps.put(shop, { release: '1.2', url: '~/app.min.js', debug_id: null, text: mapText('d') });
+      await store.sourceMaps.put(shop, { release: '1.0', url: '~/plain.js', debug_id: null, text: mapText('e') });
+      expect(await store.sourceMaps.debugIds(shop, '~/app.3f2a.js')).toEqual([ID]);
+      expect(await store.sourceMaps.debugIds(shop, '~/app.min.js')).toHaveLength(2);
+      expect(await store.sourceMaps.debugIds(shop, '~/plain.js')).toEqual([null]);
+      expect(await store.sourceMaps.debugIds(shop, '~/none.js')).toEqual([]);
+      expect(await store.sourceMaps.debugIds(blog, '~/app.3f2a.js')).toEqual([]);
+    });
+
     test('list by URL; delete one URL, then the whole release; counts what went', async ({ store, seed }) => {
       const shop = await seed.addSite(['https://shop.example']);
       for (const url of ['~/b.js', '~/a.js', 'https://cdn.shop.example/c.js']) {
