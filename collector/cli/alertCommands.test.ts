@@ -30,6 +30,13 @@ test('add stores a rule and prints it without its secret; list shows it; remove 
   expect((await runCli(['alert', 'list', '--site', site, '--db', db])).out).toBe('');
 });
 
+test("a spike's window and factor or count, a vital's metric, are stored with the rule", async () => {
+  const spike = await runCli(['alert', 'add', '--site', site, '--on', 'spike', '--window', '10', '--factor', '2.5', '--email', 'a@b.example', '--json', '--db', db]);
+  expect(JSON.parse(spike.out)).toMatchObject({ kind: 'spike', window_minutes: 10, factor: 2.5 });
+  const vital = await runCli(['alert', 'add', '--site', site, '--on', 'vital_poor', '--metric', 'INP', '--email', 'a@b.example', '--json', '--db', db]);
+  expect(JSON.parse(vital.out)).toMatchObject({ kind: 'vital_poor', metric: 'INP' });
+});
+
 test('a rule with nowhere to send, an unknown kind or format, a secret without a webhook, a bad cooldown: usage errors naming them', async () => {
   const add = (...args: string[]) => runCli(['alert', 'add', '--site', site, '--db', db, ...args]);
   for (const [args, said] of [
@@ -39,6 +46,11 @@ test('a rule with nowhere to send, an unknown kind or format, a secret without a
     [['--on', 'regression', '--email', 'a@b.example', '--secret', 's'], '--format and --secret go with --webhook'],
     [['--on', 'regression', '--webhook', 'ftp://h.example/'], 'is not an http(s) URL'],
     [['--on', 'regression', '--email', 'a@b.example', '--cooldown', '1.5'], '--cooldown 1.5 is not a number of minutes'],
+    [['--on', 'spike', '--window', '10', '--email', 'a@b.example'], 'a spike rule needs --factor or --count'],
+    [['--on', 'spike', '--window', '0', '--count', '5', '--email', 'a@b.example'], 'a spike rule needs --window'],
+    [['--on', 'spike', '--window', '10', '--factor', 'x', '--email', 'a@b.example'], 'a spike --factor is a number above 1'],
+    [['--on', 'vital_poor', '--metric', 'FID', '--email', 'a@b.example'], 'a vital_poor rule needs --metric, one of LCP'],
+    [['--on', 'new_issue', '--count', '5', '--email', 'a@b.example'], 'a new_issue rule takes no --count'],
   ] as const) {
     const { code, err } = await add(...args);
     expect(code).toBe(2);

@@ -37,7 +37,13 @@ export const cliReadme = (commands: readonly AnyCommand[]) => {
     table(['flag', 'env', 'does'], flagRows({ ...DATABASE_FLAGS, json: JSON_FLAG, help: HELP_FLAG })),
   ];
   for (const spec of commands.filter(hasSettingsTable)) {
-    parts.push(`\`sitebeacon ${spec.name.join(' ')}\`'s settings, each a flag or its variable (a flag wins over its variable; under systemd, \`deploy/sitebeacon.env.example\` sets them):`);
+    // A command whose own flags have variables (serve) says where they are set; another only lists them.
+    const ownVariables = Object.entries(spec.flags as Record<string, { env?: string }>).some(([name, flag]) => flag.env && !(name in DATABASE_FLAGS));
+    parts.push(
+      ownVariables
+        ? `\`sitebeacon ${spec.name.join(' ')}\`'s settings, each a flag or its variable (a flag wins over its variable; under systemd, \`deploy/sitebeacon.env.example\` sets them):`
+        : `\`sitebeacon ${spec.name.join(' ')}\`'s flags:`,
+    );
     parts.push(table(['flag', 'env', 'does'], flagRows(spec.flags)));
   }
   return parts.join('\n\n');
