@@ -3,6 +3,7 @@ import { useApi } from './api';
 import { apiPath } from '../collector/routes/apiPath';
 import { Layout } from './components/Layout';
 import { Status } from './components/Status';
+import { AlertsPage } from './pages/AlertsPage';
 import { DocsPage } from './pages/DocsPage';
 import { IssuePage } from './pages/IssuePage';
 import { Overview } from './pages/Overview';
@@ -33,6 +34,8 @@ const App = () => {
       return <IssuePage email={email} siteKey={current.siteKey} fingerprint={current.fingerprint} />;
     case 'setup':
       return <SetupPage email={email} siteKey={current.siteKey} />;
+    case 'alerts':
+      return <AlertsPage email={email} siteKey={current.siteKey} />;
     default:
       return session.state == 'ready' ? <Overview email={email} /> : <Layout title="sitebeacon"><Status loaded={session} /></Layout>;
   }

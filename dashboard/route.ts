@@ -10,6 +10,7 @@ export const route = (path: string) => {
   if (path == '/docs') return { page: 'docs' } as const;
   if ((match = /^\/sites\/([^/]+)\/errors\/([^/]+)$/.exec(path))) return { page: 'error', siteKey: decode(match[1]!), fingerprint: decode(match[2]!) } as const;
   if ((match = /^\/sites\/([^/]+)\/setup$/.exec(path))) return { page: 'setup', siteKey: decode(match[1]!) } as const;
+  if ((match = /^\/sites\/([^/]+)\/alerts$/.exec(path))) return { page: 'alerts', siteKey: decode(match[1]!) } as const;
   if ((match = /^\/sites\/([^/]+)$/.exec(path))) return { page: 'site', siteKey: decode(match[1]!) } as const;
   return { page: 'overview' } as const;
 };

@@ -82,6 +82,7 @@ export const dashboardRoutes = ({ store, links, dir }: { store: Store; links: Li
     page('/sites/:site_key', "One site: errors, CSP violations, Web Vitals and pages over 24 h, 7 d or 30 d"),
     page('/sites/:site_key/errors/:fingerprint', 'One error group: latest stack, occurrences, pages, browsers'),
     page('/sites/:site_key/setup', 'The script tag, CSP sources, allowed origins, connectivity and integrations'),
+    page('/sites/:site_key/alerts', "The site's alert rules: add, remove, send a test; the latest deliveries"),
     page('/docs', 'Set-up guide and the API reference from /api/openapi.json'),
     defineRoute({
       method: 'GET',

@@ -185,7 +185,10 @@ export const SitePage = ({ email, siteKey }: { email: string | undefined; siteKe
     <Layout email={email} title={name}>
       <div class="page-head">
         <h1>{clip(name, 120)}</h1>
-        <a href={`/sites/${segment(siteKey)}/setup`}>Setup</a>
+        <nav class="site-links" aria-label="Site">
+          <a href={`/sites/${segment(siteKey)}/alerts`}>Alerts</a>
+          <a href={`/sites/${segment(siteKey)}/setup`}>Setup</a>
+        </nav>
       </div>
       <RangePicker current={view.range} />
       {body()}
