@@ -26,27 +26,48 @@ export const countedGroups = (store: Store, siteKey: string, options: GroupOptio
 export const uncountedGroups = (store: Store, siteKey: string, { since }: { since: number }) =>
   store.errors.groups(siteKey, { since, types: UNCOUNTED_ERROR_TYPES, limit: MAX_UNCOUNTED_GROUPS });
 
+/** Rows per day or hour less the same rows of the uncounted groups (a fingerprint is of one error type, core/fingerprint.ts: a group is all counted or all not). */
+const lessUncounted = async <K extends 'day' | 'hour', R extends Record<K, number> & { reports: number; count: number }>(
+  key: K,
+  rows: R[],
+  uncounted: Array<{ fingerprint: string }>,
+  readGroup: (fingerprint: string) => Promise<R[]>,
+) => {
+  if (!uncounted.length) return rows;
+  const byKey = new Map(rows.map((row) => [row[key], { ...row }]));
+  for (const group of uncounted) {
+    for (const row of await readGroup(group.fingerprint)) {
+      const total = byKey.get(row[key]);
+      if (!total) continue;
+      total.reports -= row.reports;
+      total.count -= row.count;
+    }
+  }
+  return [...byKey.values()].filter((row) => row.reports > 0);
+};
+
 /**
  * A site's errors per UTC day as the read views count them: the store's days less the days of the
- * uncounted groups (a fingerprint is of one error type, core/fingerprint.ts, so a group is all
- * counted or all not). The site page's activity total then equals its error groups' total.
+ * uncounted groups. The site page's activity total then equals its error groups' total.
  *
  * @example
  * const days = await countedDaily(store, 'k', { since });
  */
 export const countedDaily = async (store: Store, siteKey: string, { since }: { since: number }) => {
   const [days, uncounted] = await Promise.all([store.errors.daily(siteKey, { since }), uncountedGroups(store, siteKey, { since })]);
-  if (!uncounted.length) return days;
-  const byDay = new Map(days.map((day) => [day.day, { ...day }]));
-  for (const group of uncounted) {
-    for (const { day, reports, count } of await store.errors.daily(siteKey, { since, fingerprint: group.fingerprint })) {
-      const total = byDay.get(day);
-      if (!total) continue;
-      total.reports -= reports;
-      total.count -= count;
-    }
-  }
-  return [...byDay.values()].filter((day) => day.reports > 0);
+  return lessUncounted('day', days, uncounted, (fingerprint) => store.errors.daily(siteKey, { since, fingerprint }));
+};
+
+/**
+ * A site's errors per UTC hour since `since` as the read views count them, as countedDaily: the
+ * site page's 24 hours (core/activitySeries.ts).
+ *
+ * @example
+ * const hours = await countedHourly(store, 'k', { since: Date.now() - 86_400_000 });
+ */
+export const countedHourly = async (store: Store, siteKey: string, { since }: { since: number }) => {
+  const [hours, uncounted] = await Promise.all([store.errors.hourly(siteKey, { since }), uncountedGroups(store, siteKey, { since })]);
+  return lessUncounted('hour', hours, uncounted, (fingerprint) => store.errors.hourly(siteKey, { since, fingerprint }));
 };
 
 /**

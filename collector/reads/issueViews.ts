@@ -2,6 +2,8 @@ import type * as v from 'valibot';
 import { statusAt } from '../core/issueLifecycle';
 import { issueTitle } from '../core/issueTitle';
 import { pageViewsShare } from '../core/pageViewsShare';
+import { COPY_WINDOW_MS } from '../core/cspCopies';
+import { explainingViolation } from '../core/cspExplains';
 import { trendBuckets } from '../core/trendBuckets';
 import type { IssueListItemSchema } from '../schemas/answers/issueAnswers';
 import type { Store } from '../store/contract';
@@ -12,7 +14,7 @@ import { rangeOf } from './range';
  * What the issues views read: the issues, the reports (a resource's URL), the performance sessions
  * (page views) and the source maps (events' frames).
  */
-export type IssueReads = Pick<Store, 'errors' | 'performance' | 'sourceMaps'> & { issues: IssueStore };
+export type IssueReads = Pick<Store, 'errors' | 'csp' | 'performance' | 'sourceMaps'> & { issues: IssueStore };
 
 /** The range and report filters of an issues query (schemas/issueQuery.ts), as parsed: the store's filter, with bots by name. */
 export type IssueFilterQuery = Omit<IssueReportFilter, 'includeBots'> & { bots?: 'exclude' | 'include' | undefined };
@@ -53,15 +55,39 @@ export const pageViewsIn = async (store: IssueReads, siteKey: string, { since, u
   return days.filter(({ day }) => day <= until).reduce((total, { sessions }) => total + sessions, 0);
 };
 
+/** The CSP violations read around a failed load to find the one that explains it: a bounded read. */
+const VIOLATIONS_READ = 500;
+
+/** A resource issue's failed load and the CSP violation that explains it (docs/issues.md, "A resource a CSP blocked"). */
+export interface ResourceOf {
+  sourceUrl: string | undefined;
+  cspViolation: v.InferInput<typeof IssueListItemSchema>['csp_violation'];
+}
+
 /**
- * The URL a resource error's title names: the issue's latest report's (a resource issue's reports
- * share their URL, less its query: core/fingerprint.ts). Other issues need none.
+ * What a resource error's issue shows of its failed load, from its latest report (a resource
+ * issue's reports share their URL, less its query: core/fingerprint.ts): the URL its title names,
+ * and the CSP violation that explains it (core/cspExplains.ts), looked for among the site's first
+ * VIOLATIONS_READ violations from COPY_WINDOW_MS before it. Other issues need neither.
  *
  * @example
- * const url = await resourceUrlOf(store, 'k', issue);
+ * const { sourceUrl, cspViolation } = await resourceOf(store, 'k', issue);
  */
-export const resourceUrlOf = async (store: IssueReads, siteKey: string, issue: IssueState) =>
-  issue.error_type == 'resource_error' ? (await store.errors.latest(siteKey, issue.fingerprint))?.source_url : undefined;
+export const resourceOf = async (store: IssueReads, siteKey: string, issue: IssueState): Promise<ResourceOf> => {
+  if (issue.error_type != 'resource_error') return { sourceUrl: undefined, cspViolation: null };
+  const latest = await store.errors.latest(siteKey, issue.fingerprint);
+  if (!latest) return { sourceUrl: undefined, cspViolation: null };
+  const at = Date.parse(latest.received_at);
+  const { data } = await store.csp.list(siteKey, { since: at - COPY_WINDOW_MS, limit: VIOLATIONS_READ });
+  const violations = data.map((report) => ({ ...report, report_type: report.report_type ?? '', received_at: Date.parse(report.received_at) }));
+  const found = explainingViolation({ ...latest, received_at: at }, violations);
+  return {
+    sourceUrl: latest.source_url,
+    cspViolation: found
+      ? { directive: found.effective_directive!, blocked_url: found.blocked_uri ?? '', received_at: new Date(found.received_at).toISOString() }
+      : null,
+  };
+};
 
 /**
  * Occurrences per bucket of an issue's trend (core/trendBuckets.ts) for `fingerprints`, each filled
@@ -99,14 +125,14 @@ export interface IssueCounts {
  * range's counts.
  *
  * @example
- * const item = issueItemOf(row, { counts: row, pageViews: 1200, trend, sourceUrl: undefined, now });
+ * const item = issueItemOf(row, { counts: row, pageViews: 1200, trend, resource: { sourceUrl: undefined, cspViolation: null }, now });
  */
 export const issueItemOf = (
   issue: IssueState,
-  { counts, pageViews, trend, sourceUrl, now }: { counts: IssueCounts; pageViews: number; trend: v.InferInput<typeof IssueListItemSchema>['trend']; sourceUrl: string | undefined; now: number },
+  { counts, pageViews, trend, resource, now }: { counts: IssueCounts; pageViews: number; trend: v.InferInput<typeof IssueListItemSchema>['trend']; resource: ResourceOf; now: number },
 ): v.InferInput<typeof IssueListItemSchema> => ({
   fingerprint: issue.fingerprint,
-  ...issueTitle({ ...issue, source_url: sourceUrl }),
+  ...issueTitle({ ...issue, source_url: resource.sourceUrl }),
   type: issue.error_type,
   status: statusAt(issue, now),
   regressed: issue.regressed,
@@ -118,4 +144,5 @@ export const issueItemOf = (
   visitors: counts.visitors,
   page_views_share: pageViewsShare(counts.page_views, pageViews),
   trend,
+  csp_violation: resource.cspViolation,
 });

@@ -1,18 +1,32 @@
 import type * as v from 'valibot';
+import { activityTotals, buildHourlySeries, previousTotals } from '../core/activitySeries';
 import { buildDailySeries } from '../core/dailySeries';
+import { trendBuckets } from '../core/trendBuckets';
 import { VITALS_THRESHOLDS } from '../core/vitals';
 import type { DailyViewSchema } from '../schemas/answers/readViews';
 import type { Store } from '../store/contract';
-import { countedDaily } from './countedErrors';
+import { countedDaily, countedHourly } from './countedErrors';
 import { rangeOf } from './range';
+
+/** A site's counted activity since `since` per UTC day: errors (countedErrors.ts), CSP violations, page views. */
+const dailyActivity = (store: Store, siteKey: string, since: number) =>
+  Promise.all([countedDaily(store, siteKey, { since }), store.csp.daily(siteKey, { since }), store.performance.daily(siteKey, { since })]);
+
+/** The same per UTC hour, for a range of 48 hours or less (core/trendBuckets.ts); null beyond. */
+const hourlyActivity = async (store: Store, siteKey: string, since: number, now: number) => {
+  if (trendBuckets(since, now).interval != 'hour') return null;
+  const [errors, csp, pageViews] = await Promise.all([countedHourly(store, siteKey, { since }), store.csp.hourly(siteKey, { since }), store.performance.hourly(siteKey, { since })]);
+  return buildHourlySeries({ since, now, errors, csp, pageViews });
+};
 
 /**
  * `GET /api/v1/sites/{site_key}/daily`: per UTC day since `since` (default 30 days) the counted
  * errors and occurrences (countedErrors.ts), CSP violations, page views, and with `p75` each
- * metric's p75 (the costly part).
+ * metric's p75 (the costly part); per UTC hour too when the range is 48 hours or less; and the
+ * totals of the previous range of the same length (docs/dashboard.md, "Pages and ranges").
  *
  * @example
- * const { days } = await readDaily(store, site, { since: undefined, p75: false });
+ * const { days, hours, previous } = await readDaily(store, site, { since: undefined, p75: false });
  */
 export const readDaily = async (
   store: Store,
@@ -21,11 +35,25 @@ export const readDaily = async (
   { now = Date.now() }: { now?: number } = {},
 ): Promise<v.InferInput<typeof DailyViewSchema>> => {
   const { since, iso } = rangeOf(query.since, now, 30);
-  const [errors, csp, pageViews, ...metrics] = await Promise.all([
-    countedDaily(store, site_key, { since }),
-    store.csp.daily(site_key, { since }),
-    store.performance.daily(site_key, { since }),
+  const earlier = since - (now - since);
+  const [[errors, csp, pageViews], [earlierErrors, earlierCsp, earlierViews], hours, ...metrics] = await Promise.all([
+    dailyActivity(store, site_key, since),
+    dailyActivity(store, site_key, earlier),
+    hourlyActivity(store, site_key, since, now),
     ...(query.p75 ? [...VITALS_THRESHOLDS.keys()] : []).map(async (name) => [name, await store.performance.metricDaily(site_key, { name, since })] as const),
   ]);
-  return { site_key, since: iso, days: buildDailySeries({ since, now, errors, csp, pageViews, p75: new Map(metrics) }) };
+  const totals = activityTotals({ errors, csp, pageViews });
+  return {
+    site_key,
+    since: iso,
+    until: new Date(now).toISOString(),
+    days: buildDailySeries({ since, now, errors, csp, pageViews, p75: new Map(metrics) }),
+    hours,
+    totals,
+    previous: {
+      since: new Date(earlier).toISOString(),
+      until: iso,
+      ...previousTotals(activityTotals({ errors: earlierErrors, csp: earlierCsp, pageViews: earlierViews }), totals),
+    },
+  };
 };

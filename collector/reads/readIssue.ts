@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { IssueSchema } from '../schemas/answers/issueAnswers';
 import type { IssueState } from '../store/contract/issues';
 import { countedBotReports, isCountedIssue } from './countedErrors';
-import { issueItemOf, issueRangeOf, pageViewsIn, resourceUrlOf, trendsOf, type IssueFilterQuery, type IssueRange, type IssueReads } from './issueViews';
+import { issueItemOf, issueRangeOf, pageViewsIn, resourceOf, trendsOf, type IssueFilterQuery, type IssueRange, type IssueReads } from './issueViews';
 
 /**
  * One issue's counts over the range. The store's contract has no one-issue form of its list's
@@ -37,15 +37,15 @@ export const issueAnswerOf = async (
   now: number,
 ): Promise<v.InferInput<typeof IssueSchema>> => {
   const range = issueRangeOf(query, now);
-  const [counts, pageViews, { of }, sourceUrl, botReports] = await Promise.all([
+  const [counts, pageViews, { of }, resource, botReports] = await Promise.all([
     countsOf(store, siteKey, issue.fingerprint, range),
     pageViewsIn(store, siteKey, range),
     trendsOf(store, siteKey, [issue.fingerprint], range),
-    resourceUrlOf(store, siteKey, issue),
+    resourceOf(store, siteKey, issue),
     countedBotReports(store, siteKey, { ...range.filter, status: 'all', fingerprint: issue.fingerprint }),
   ]);
   return {
-    ...issueItemOf(issue, { counts, pageViews, trend: of(issue.fingerprint), sourceUrl, now }),
+    ...issueItemOf(issue, { counts, pageViews, trend: of(issue.fingerprint), resource, now }),
     since: new Date(range.since).toISOString(),
     until: new Date(range.until).toISOString(),
     resolved_in: issue.resolved_in,

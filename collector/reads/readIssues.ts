@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { IssueListSchema } from '../schemas/answers/issueAnswers';
 import type { IssueListOptions } from '../store/contract/issues';
 import { countedBotReports, countedIssues } from './countedErrors';
-import { issueItemOf, issueRangeOf, pageViewsIn, resourceUrlOf, trendsOf, type IssueFilterQuery, type IssueReads } from './issueViews';
+import { issueItemOf, issueRangeOf, pageViewsIn, resourceOf, trendsOf, type IssueFilterQuery, type IssueReads } from './issueViews';
 
 /** `GET /api/v1/sites/{site_key}/issues`'s query, as schemas/issueQuery.ts parses it. */
 export interface IssueListQuery extends IssueFilterQuery {
@@ -32,14 +32,14 @@ export const readIssues = async (
   const range = issueRangeOf(query, now);
   const { status, q, type, sort, limit, cursor } = query;
   const { rows, next_cursor } = await countedIssues(store, site_key, { ...range.filter, status, q, type, sort, limit, cursor });
-  const [pageViews, { of }, sourceUrls, botReports] = await Promise.all([
+  const [pageViews, { of }, resources, botReports] = await Promise.all([
     pageViewsIn(store, site_key, range),
     trendsOf(store, site_key, rows.map((row) => row.fingerprint), range),
-    Promise.all(rows.map((row) => resourceUrlOf(store, site_key, row))),
+    Promise.all(rows.map((row) => resourceOf(store, site_key, row))),
     countedBotReports(store, site_key, { ...range.filter, status, q, type }),
   ]);
   const items = rows.map((row, index) =>
-    issueItemOf(row, { counts: row, pageViews, trend: of(row.fingerprint), sourceUrl: sourceUrls[index], now }),
+    issueItemOf(row, { counts: row, pageViews, trend: of(row.fingerprint), resource: resources[index]!, now }),
   );
   return { since: new Date(range.since).toISOString(), until: new Date(range.until).toISOString(), items, next_cursor, bot_reports: botReports };
 };

@@ -44,7 +44,7 @@ export const insightRoutes = ({ store }: { store: Store }) => [
     path: '/api/v1/sites/:site_key/daily',
     tag: TAG,
     summary:
-      'Per UTC day since `since` (default 30 days, at most 366): errors (without `sitebeacon check` submissions), occurrences, CSP violations, page views, p75 per metric (null with `p75=false`, which reads less)',
+      'Per UTC day since `since` (default 30 days, at most 366): errors (without `sitebeacon check` submissions), occurrences, CSP violations, page views, p75 per metric (null with `p75=false`, which reads less); per UTC hour too for a range of 48 hours or less; the totals, and the previous range of the same length\'s',
     auth: 'siteApiKey',
     heavyRead: true,
     query: DailyQuerySchema,

@@ -20,7 +20,7 @@ export const seedStore = (store: Store) => ({
     return (await store.sites.create({ site_key: siteKey, name: name ?? siteKey, allowed_origins: origins })).site_key;
   },
   insertErrors: (siteKey: string, reports: ErrorReport[], receivedAt = Date.now(), userAgent?: string) =>
-    store.errors.insert(siteKey, reports.map(newErrorReport), { received_at: receivedAt, user_agent: userAgent }),
+    store.errors.insert(siteKey, reports.map((report) => newErrorReport(report)), { received_at: receivedAt, user_agent: userAgent }),
   insertCsp: (siteKey: string, reports: CspReport[], receivedAt = Date.now(), userAgent?: string) =>
     store.csp.insert(siteKey, reports.map(newCspReport), { received_at: receivedAt, user_agent: userAgent }),
   upsertSession: (siteKey: string, session: PerformanceSession, receivedAt = Date.now(), userAgent?: string) =>

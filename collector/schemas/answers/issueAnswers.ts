@@ -42,6 +42,12 @@ export const IssueListItemSchema = v.object({
     v.description("The share of the range's page views (performance sessions) on which it occurred; 0 without page views"),
   ),
   trend: IssueTrendSchema,
+  csp_violation: v.pipe(
+    v.nullable(v.object({ directive: v.string(), blocked_url: v.string(), received_at: IsoTimeSchema })),
+    v.description(
+      'A resource error\'s failed load that a CSP violation explains (docs/issues.md, "A resource a CSP blocked"): the violation\'s effective directive, blocked URL and time; else null',
+    ),
+  ),
 });
 
 /** Reports of known bots a read left out (docs/issues.md, "Bots"). */

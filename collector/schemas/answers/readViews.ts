@@ -23,8 +23,34 @@ export const DailyPointSchema = v.object({
   p75: v.record(v.string(), v.nullable(v.number())),
 });
 
+/** One UTC hour of a site's activity (core/activitySeries.ts). */
+export const HourPointSchema = v.object({
+  hour: IsoTimeSchema,
+  errors: CountSchema,
+  error_occurrences: CountSchema,
+  csp: CountSchema,
+  page_views: CountSchema,
+  incomplete: v.pipe(v.boolean(), v.description('The range ends inside this hour (the last): it is still filling')),
+});
+
+const totals = { errors: CountSchema, error_occurrences: CountSchema, csp: CountSchema, page_views: CountSchema };
+
 /** `GET /api/v1/sites/{site_key}/daily`. */
-export const DailyViewSchema = v.object({ site_key: v.string(), since, days: v.array(DailyPointSchema) });
+export const DailyViewSchema = v.object({
+  site_key: v.string(),
+  since,
+  until: v.pipe(IsoTimeSchema, v.description('The range ends at the time of the read')),
+  days: v.array(DailyPointSchema),
+  hours: v.pipe(
+    v.nullable(v.array(HourPointSchema)),
+    v.description('Per UTC hour when the range is 48 hours or less (as issue trends), the first from `since`; null beyond'),
+  ),
+  totals: v.pipe(v.object(totals), v.description("The range's errors (their reports), occurrences, CSP violations and page views")),
+  previous: v.pipe(
+    v.object({ since: IsoTimeSchema, until: IsoTimeSchema, ...totals }),
+    v.description('The same totals over the range of the same length just before this one'),
+  ),
+});
 
 /** An error group: reports of one fingerprint (core/summary.ts `ErrorGroup`). */
 export const ErrorGroupSchema = v.object({

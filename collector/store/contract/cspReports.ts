@@ -36,4 +36,6 @@ export interface CspReportStore {
   evidence(siteKey: string, options: { limit: number }): Promise<CspEvidence[]>;
   /** CSP violations (report_type `csp-violation` with a directive, as `groups` counts) per UTC day. */
   daily(siteKey: string, options?: DailyOptions): Promise<Array<{ day: number; reports: number }>>;
+  /** The same violations per UTC hour (`hour`: its start, ms) received at or after `since`: a short range's (ErrorReportStore `hourly`). */
+  hourly(siteKey: string, options: { since: number }): Promise<Array<{ hour: number; reports: number }>>;
 }

@@ -9,6 +9,13 @@ export interface DailyErrors {
   count: number;
 }
 
+/** Error reports of one UTC hour (`hour`: its start, ms), as DailyErrors. */
+export interface HourlyErrors {
+  hour: number;
+  reports: number;
+  count: number;
+}
+
 /** Distinct values of one report field with how many reports have each, most first. */
 export interface FieldCount {
   /** The value; '' where the field is absent. */
@@ -30,6 +37,12 @@ export interface ErrorReportStore {
   ): Promise<ErrorGroupRow[]>;
   /** Reports and occurrences per UTC day, of every group or of one fingerprint. */
   daily(siteKey: string, options?: DailyOptions & { fingerprint?: string | undefined }): Promise<DailyErrors[]>;
+  /**
+   * Reports and occurrences per UTC hour (`hour`: its start, ms) received at or after `since`, of
+   * every group or of one fingerprint: the site page's 24 hours (docs/dashboard.md, "Pages and
+   * ranges"). Read from the reports themselves: the caller asks for a short range.
+   */
+  hourly(siteKey: string, options: { since: number; fingerprint?: string | undefined }): Promise<HourlyErrors[]>;
   /** How many distinct `session_id`s reported this fingerprint since `since` (reports without one are not counted). */
   sessions(siteKey: string, options: { fingerprint: string; since?: number | undefined }): Promise<number>;
   /**

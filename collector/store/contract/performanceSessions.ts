@@ -23,6 +23,8 @@ export interface PerformanceSessionStore {
   ): Promise<MetricCounts>;
   /** Sessions created (by `received_at`) per UTC day: the page views. */
   daily(siteKey: string, options?: DailyOptions): Promise<Array<{ day: number; sessions: number }>>;
+  /** Sessions created at or after `since` per UTC hour of their creation (`hour`: its start, ms): a short range's page views. */
+  hourly(siteKey: string, options: { since: number }): Promise<Array<{ hour: number; sessions: number }>>;
   /** One metric per UTC day of its last update: samples, and the value at the p75 rank (core/vitals.ts p75Rank). */
   metricDaily(siteKey: string, options: DailyOptions & { name: string }): Promise<Array<{ day: number; samples: number; p75: number }>>;
   /**

@@ -4,6 +4,7 @@ import type { Pool } from './pool';
 import { run } from './rows';
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 
 /**
  * The 1-based rank of the p75 among `n` ordered values: ceil(0.75 n) = (3n + 3) / 4 in integer
@@ -18,6 +19,9 @@ const METRIC_AT_RANK = `SELECT value FROM performance_metrics WHERE site_key = $
   ORDER BY value LIMIT 1 OFFSET $4`;
 
 const DAILY = `SELECT received_at / ${DAY} * ${DAY} AS day, COUNT(*) AS sessions FROM performance_sessions
+  WHERE site_key = $1 AND updated_at >= $2 AND received_at >= $2 GROUP BY 1 ORDER BY 1`;
+
+const HOURLY = `SELECT received_at / ${HOUR} * ${HOUR} AS hour, COUNT(*) AS sessions FROM performance_sessions
   WHERE site_key = $1 AND updated_at >= $2 AND received_at >= $2 GROUP BY 1 ORDER BY 1`;
 
 const METRIC_DAILY = `SELECT day * ${DAY} AS day, n AS samples, value AS p75 FROM (
@@ -78,6 +82,9 @@ export const postgresPerformanceReads = (
     async daily(siteKey, { since = 0 } = {}) {
       return (await run<{ day: number; sessions: number }>(pool, DAILY, [siteKey, since], 'page_views_daily')).rows;
     },
+    async hourly(siteKey, { since }) {
+      return (await run<{ hour: number; sessions: number }>(pool, HOURLY, [siteKey, Math.floor(since)], 'page_views_hourly')).rows;
+    },
     metricDaily,
     // The two reads above: PostgreSQL computes neither with a pass in JavaScript to share.
     async metricCountsWithDays(siteKey, options) {
@@ -93,5 +100,5 @@ export const postgresPerformanceReads = (
       }
       return [...byPage.values()];
     },
-  } satisfies Pick<PerformanceSessionStore, 'metricCounts' | 'daily' | 'metricDaily' | 'metricCountsWithDays' | 'pages'>;
+  } satisfies Pick<PerformanceSessionStore, 'metricCounts' | 'daily' | 'hourly' | 'metricDaily' | 'metricCountsWithDays' | 'pages'>;
 };

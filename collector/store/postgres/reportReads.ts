@@ -1,10 +1,11 @@
 import type { StoredErrorReport } from '../../core/records';
 import type { CspReportStore } from '../contract/cspReports';
-import type { DailyErrors, ErrorReportStore, FieldCount } from '../contract/errorReports';
+import type { DailyErrors, ErrorReportStore, FieldCount, HourlyErrors } from '../contract/errorReports';
 import type { Pool } from './pool';
 import { run, toRecord } from './rows';
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 
 // $1 site, $2 since (ms), $3 the day `since` falls in, $4 the fingerprint (with `filter`). Whole
 // days after `since` from the per-day aggregate, the day of `since` from the reports themselves,
@@ -29,6 +30,14 @@ const CSP_DAILY = `WITH parts AS (
       AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
   )
   SELECT day * ${DAY} AS day, SUM(reports) AS reports FROM parts GROUP BY day HAVING SUM(reports) > 0 ORDER BY day`;
+
+// $1 site, $2 since (ms), $3 the fingerprint (with `filter`): per UTC hour from the reports themselves, a short range's.
+const errorsHourly = (filter: string) => `SELECT received_at / ${HOUR} * ${HOUR} AS hour, COUNT(*) AS reports, coalesce(SUM(coalesce(count, 1)), 0) AS count
+  FROM error_reports WHERE site_key = $1 ${filter} AND received_at >= $2 GROUP BY 1 ORDER BY 1`;
+const ALL_HOURLY = errorsHourly('');
+const GROUP_HOURLY = errorsHourly('AND fingerprint = $3');
+const CSP_HOURLY = `SELECT received_at / ${HOUR} * ${HOUR} AS hour, COUNT(*) AS reports FROM csp_reports
+  WHERE site_key = $1 AND received_at >= $2 AND report_type = 'csp-violation' AND effective_directive IS NOT NULL GROUP BY 1 ORDER BY 1`;
 
 const SESSIONS = `SELECT COUNT(DISTINCT session_id) AS sessions FROM error_reports
   WHERE site_key = $1 AND fingerprint = $2 AND received_at >= $3`;
@@ -63,6 +72,14 @@ export const postgresReportReads = (
             : await run<DailyErrors>(pool, GROUP_DAILY, [...range(siteKey, since), fingerprint], 'error_group_daily');
         return rows;
       },
+      async hourly(siteKey, { since, fingerprint }) {
+        const at = Math.floor(since);
+        const { rows } =
+          fingerprint === undefined
+            ? await run<HourlyErrors>(pool, ALL_HOURLY, [siteKey, at], 'errors_hourly')
+            : await run<HourlyErrors>(pool, GROUP_HOURLY, [siteKey, at, fingerprint], 'error_group_hourly');
+        return rows;
+      },
       async sessions(siteKey, { fingerprint, since = 0 }) {
         return (await run<{ sessions: number }>(pool, SESSIONS, [siteKey, fingerprint, since], 'error_group_sessions')).rows[0]!.sessions;
       },
@@ -79,11 +96,14 @@ export const postgresReportReads = (
       async breakdown(siteKey, { fingerprint, field, since = 0, limit }) {
         return (await run<FieldCount>(pool, BREAKDOWNS[field], [siteKey, fingerprint, since, limit], `error_group_${field}s`)).rows;
       },
-    } satisfies Pick<ErrorReportStore, 'daily' | 'sessions' | 'visitors' | 'latest' | 'breakdown'>,
+    } satisfies Pick<ErrorReportStore, 'daily' | 'hourly' | 'sessions' | 'visitors' | 'latest' | 'breakdown'>,
     csp: {
       async daily(siteKey, { since } = {}) {
         return (await run<{ day: number; reports: number }>(pool, CSP_DAILY, range(siteKey, since), 'csp_daily')).rows;
       },
-    } satisfies Pick<CspReportStore, 'daily'>,
+      async hourly(siteKey, { since }) {
+        return (await run<{ hour: number; reports: number }>(pool, CSP_HOURLY, [siteKey, Math.floor(since)], 'csp_hourly')).rows;
+      },
+    } satisfies Pick<CspReportStore, 'daily' | 'hourly'>,
   };
 };

@@ -98,6 +98,6 @@ export const postgresReports = (
       async evidence(siteKey, { limit }) {
         return (await run<CspEvidence>(pool, EVIDENCE, [siteKey, limit], 'csp_evidence')).rows;
       },
-    } satisfies Omit<CspReportStore, 'daily'>,
+    } satisfies Omit<CspReportStore, 'daily' | 'hourly'>,
   };
 };

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { PageVitalsRow, PerformanceSessionStore } from '../contract/performanceSessions';
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 
 /**
  * The dashboard's reads of performance sessions in SQLite: page views per day, daily p75, per-page
@@ -10,6 +11,10 @@ const DAY = 86_400_000;
 export const sqlitePerformanceReads = (db: Database) => {
   const daily = db.prepare<[string, number, number], { day: number; sessions: number }>(
     `SELECT received_at / ${DAY} * ${DAY} AS day, COUNT(*) AS sessions FROM performance_sessions
+     WHERE site_key = ? AND updated_at >= ? AND received_at >= ? GROUP BY 1 ORDER BY 1`,
+  );
+  const hourly = db.prepare<[string, number, number], { hour: number; sessions: number }>(
+    `SELECT received_at / ${HOUR} * ${HOUR} AS hour, COUNT(*) AS sessions FROM performance_sessions
      WHERE site_key = ? AND updated_at >= ? AND received_at >= ? GROUP BY 1 ORDER BY 1`,
   );
   // Day by day along performance_metrics_by_time: the first sample at or after a time, then its
@@ -55,6 +60,9 @@ export const sqlitePerformanceReads = (db: Database) => {
     async daily(siteKey, { since = 0 } = {}) {
       return daily.all(siteKey, since, since);
     },
+    async hourly(siteKey, { since }) {
+      return hourly.all(siteKey, Math.floor(since), Math.floor(since));
+    },
     async metricDaily(siteKey, { name, since = 0 }) {
       const days: Array<{ day: number; samples: number; p75: number }> = [];
       for (let at = firstSample.get(siteKey, name, since)!.at; at !== null; ) {
@@ -77,5 +85,5 @@ export const sqlitePerformanceReads = (db: Database) => {
       }
       return [...byPage.values()];
     },
-  } satisfies Pick<PerformanceSessionStore, 'daily' | 'metricDaily' | 'metricCountsWithDays' | 'pages'>;
+  } satisfies Pick<PerformanceSessionStore, 'daily' | 'hourly' | 'metricDaily' | 'metricCountsWithDays' | 'pages'>;
 };

@@ -12,9 +12,9 @@ import { sqliteReports } from './reports';
 
 /** The read methods of the SQLite store that run on the reader thread (readThread.ts), by concern. */
 export const READ_METHODS = {
-  errors: ['list', 'groups', 'daily', 'sessions', 'visitors', 'latest', 'breakdown'],
-  csp: ['list', 'groups', 'evidence', 'daily'],
-  performance: ['list', 'metricCounts', 'daily', 'metricDaily', 'metricCountsWithDays', 'pages'],
+  errors: ['list', 'groups', 'daily', 'hourly', 'sessions', 'visitors', 'latest', 'breakdown'],
+  csp: ['list', 'groups', 'evidence', 'daily', 'hourly'],
+  performance: ['list', 'metricCounts', 'daily', 'hourly', 'metricDaily', 'metricCountsWithDays', 'pages'],
   issues: ['list', 'get', 'events', 'tags', 'trends', 'botReports'],
 } as const;
 
@@ -46,6 +46,7 @@ export const sqliteReads = (db: Database) => {
       list: reports.errors.list,
       groups: reports.errors.groups,
       daily: reportReads.errors.daily,
+      hourly: reportReads.errors.hourly,
       sessions: reportReads.errors.sessions,
       visitors: reportReads.errors.visitors,
       latest: reportReads.errors.latest,
@@ -56,11 +57,13 @@ export const sqliteReads = (db: Database) => {
       groups: reports.csp.groups,
       evidence: reports.csp.evidence,
       daily: reportReads.csp.daily,
+      hourly: reportReads.csp.hourly,
     } satisfies Pick<CspReportStore, Methods['csp'][number]>,
     performance: {
       list: performance.list,
       metricCounts: performance.metricCounts,
       daily: performanceReads.daily,
+      hourly: performanceReads.hourly,
       metricDaily: performanceReads.metricDaily,
       metricCountsWithDays: performanceReads.metricCountsWithDays,
       pages: performanceReads.pages,

@@ -103,6 +103,6 @@ export const sqliteReports = (
       async evidence(siteKey, { limit }) {
         return selectEvidence.all({ site: siteKey, limit });
       },
-    } satisfies Omit<CspReportStore, 'daily'>,
+    } satisfies Omit<CspReportStore, 'daily' | 'hourly'>,
   };
 };

@@ -7,8 +7,8 @@ import { violation } from './violation';
 const DAY = 86_400_000;
 
 /**
- * The dashboard's reads in the store contract (store/contract.ts: errors.daily/sessions/latest/breakdown,
- * csp.daily, performance.daily/metricDaily/pages), run by describeStoreContract (store.contract.ts)
+ * The dashboard's reads in the store contract (store/contract.ts: errors.daily/hourly/sessions/latest/breakdown,
+ * csp.daily/hourly, performance.daily/hourly/metricDaily/pages), run by describeStoreContract (store.contract.ts)
  * with its fresh store for each test.
  *
  * @example
@@ -90,6 +90,37 @@ export const describeDashboardReadsContract = (test: StoreTest) =>
       await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p2', metrics: {} }, now);
       expect(await store.performance.daily(DEFAULT_SITE_KEY)).toEqual([{ day: day(-1), sessions: 1 }, { day: day(0), sessions: 1 }]);
       expect(await store.performance.daily(DEFAULT_SITE_KEY, { since: now })).toEqual([{ day: day(0), sessions: 1 }]);
+    });
+
+    test('errors, CSP violations and page views per UTC hour, exact from since; errors of all groups or one', async ({ store, seed }) => {
+      const HOUR = 3_600_000;
+      const a = { error_type: 'javascript_error', error_message: 'a broke' };
+      await seed.insertErrors(DEFAULT_SITE_KEY, [a, { ...a, count: 3 }], now - 2 * HOUR + 60_000);
+      await seed.insertErrors(DEFAULT_SITE_KEY, [{ error_type: 'javascript_error', error_message: 'b broke' }], now - 2 * HOUR + 120_000);
+      await seed.insertErrors(DEFAULT_SITE_KEY, [a], now + 59 * 60_000);
+      await seed.insertErrors(DEFAULT_SITE_KEY, [a], now - 3 * HOUR);
+      expect(await store.errors.hourly(DEFAULT_SITE_KEY, { since: now - 2 * HOUR })).toEqual([
+        { hour: now - 2 * HOUR, reports: 3, count: 5 },
+        { hour: now, reports: 1, count: 1 },
+      ]);
+      expect(await store.errors.hourly(DEFAULT_SITE_KEY, { since: now - 2 * HOUR + 90_000 })).toEqual([
+        { hour: now - 2 * HOUR, reports: 1, count: 1 },
+        { hour: now, reports: 1, count: 1 },
+      ]);
+      const [groupA] = (await store.errors.groups(DEFAULT_SITE_KEY, {})).filter((group) => group.error_message == 'a broke');
+      expect(await store.errors.hourly(DEFAULT_SITE_KEY, { since: now - 2 * HOUR, fingerprint: groupA!.fingerprint })).toEqual([
+        { hour: now - 2 * HOUR, reports: 2, count: 4 },
+        { hour: now, reports: 1, count: 1 },
+      ]);
+      await seed.insertCsp(DEFAULT_SITE_KEY, [violation('img-src', 'https://cdn.example/a.png'), { report_type: 'deprecation', body: {} }], now - HOUR + 1);
+      await seed.insertCsp(DEFAULT_SITE_KEY, [violation('script-src', 'inline')], now - 5 * HOUR);
+      expect(await store.csp.hourly(DEFAULT_SITE_KEY, { since: now - 2 * HOUR })).toEqual([{ hour: now - HOUR, reports: 1 }]);
+      await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p1', metrics: { LCP: { value: 1 } } }, now - HOUR);
+      await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p1', metrics: { CLS: { value: 0 } } }, now + 1);
+      await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p2', metrics: {} }, now + 2);
+      await seed.upsertSession(DEFAULT_SITE_KEY, { session_id: 'p0', metrics: {} }, now - 4 * HOUR);
+      expect(await store.performance.hourly(DEFAULT_SITE_KEY, { since: now - 2 * HOUR })).toEqual([{ hour: now - HOUR, sessions: 1 }, { hour: now, sessions: 1 }]);
+      expect(await store.performance.hourly(DEFAULT_SITE_KEY, { since: now - HOUR + 1 })).toEqual([{ hour: now, sessions: 1 }]);
     });
 
     test('daily p75 and per-page vitals: the value at the p75 rank, as core/vitals.ts computes it', async ({ store, seed }) => {

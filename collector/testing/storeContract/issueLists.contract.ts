@@ -149,7 +149,7 @@ export const describeIssueListsContract = (test: StoreTest) =>
     test('cursor paging over 5,000 issues visits each once, in order, whatever the sort', async ({ store, seed }) => {
       const site = await seed.addSite([]);
       const reports = Array.from({ length: 5000 }, (_, index) => error('javascript_error', `error ${word(index)}`, { count: (index % 7) + 1 }));
-      await store.errors.insert(site, reports.map(newErrorReport), { received_at: T0, client: CHROME });
+      await store.errors.insert(site, reports.map((report) => newErrorReport(report)), { received_at: T0, client: CHROME });
       for (const sort of ['occurrences', 'last_seen'] as const) {
         const seen: Array<[number, string]> = [];
         let cursor: string | undefined;
