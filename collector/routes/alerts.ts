@@ -96,10 +96,10 @@ export const alertRoutes = ({ store, sending }: { store: Pick<Store, 'alerts'>; 
       },
       async handle({ site, event, body, ...caller }) {
         refuseWebhooks(caller, body.channels, 'add');
-        for (const [index, channel] of body.channels.entries()) {
-          const refused = channel.type == 'webhook' ? await sending.refusedTarget(channel.url) : undefined;
-          if (refused) throw apiError(400, 'invalid_request', `channels.${index}.url: ${refused}`);
-        }
+        // Resolved at once, not in turn: a rule's check waits for one name's bound, not ten.
+        const refusals = await Promise.all(body.channels.map((channel) => (channel.type == 'webhook' ? sending.refusedTarget(channel.url) : undefined)));
+        const index = refusals.findIndex((refused) => refused !== undefined);
+        if (index >= 0) throw apiError(400, 'invalid_request', `channels.${index}.url: ${refusals[index]}`);
         if ((await store.alerts.rules(site!.site_key)).length >= MAX_RULES) {
           throw apiError(409, 'too_many_rules', `a site has at most ${MAX_RULES} alert rules: remove one first`);
         }
