@@ -11,6 +11,7 @@
 //   BENCH_READ_REPORTS=300000  reports of site A whose error groups are read while site B ingests
 //   BENCH_READS_RATE=200       requests/s of site B's ingest meanwhile
 //   BENCH_ISSUES_REPORTS=1000000  reports seeded for the issues' list (bench/issues.mjs)
+//   BENCH_MAPS=20 BENCH_MAP_MB=16  big source maps uploaded for the memory figure (bench/sourceMaps.mjs)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beaconBench } from './beacon.mjs';
 import { cspSuggestionBench } from './cspSuggestion.mjs';
@@ -21,6 +22,7 @@ import { issuesBench, printIssuesBench } from './issues.mjs';
 import { postgresIngestBench } from './postgres.mjs';
 import { readsUnderIngestBench } from './readsUnderIngest.mjs';
 import { retentionBench } from './retention.mjs';
+import { printSourceMapsBench, sourceMapsBench } from './sourceMaps.mjs';
 import { summaryBench } from './summary.mjs';
 
 const duration = Number(process.env.BENCH_DURATION || 5);
@@ -45,6 +47,7 @@ const results = {
   readsUnderIngest: await readsUnderIngestBench({ reports: readReports, rate: readRate, duration }),
   summary: await summaryBench({ reports }),
   issues: await issuesBench(),
+  sourceMaps: await sourceMapsBench({ maps: Number(process.env.BENCH_MAPS || 20), mapMb: Number(process.env.BENCH_MAP_MB || 16) }),
   beacon: await beaconBench(),
   cspSuggestion: await cspSuggestionBench(),
   dashboard: await dashboardBench({ reports: dashboardReports, loads: dashboardLoads }),
@@ -131,6 +134,7 @@ console.table({
   },
 });
 printIssuesBench(results.issues);
+printSourceMapsBench(results.sourceMaps);
 
 console.log('\nThe performance goals (README, "Performance goals")');
 console.table(goalRows(results));
