@@ -90,16 +90,36 @@ export const issueFastListQuery = (dialect: Dialect, siteKey: string, options: I
  * Distinct (UTC day, visitor) pairs and distinct page views of these fingerprints' reports in the
  * list's range (bots out unless included), as `issueListQuery` counts them: for the page's rows of
  * the fast list, through the index by fingerprint and time, which holds every field the list filters
- * by (SQLite; PostgreSQL's all but the page: postgres/issueSchema.ts).
+ * by (SQLite; PostgreSQL's all but the page: postgres/issueSchema.ts). With no field filter and bots
+ * left out, the visitors of whole days are the issue's per-day counts'.
  */
 export const issuePageCountsQuery = (dialect: Dialect, siteKey: string, fingerprints: readonly string[], options: IssueListOptions): BuiltQuery => {
   const { values, param } = builder(dialect);
-  const where = `${reportWhere(param, siteKey, options)} AND r.fingerprint IN (${fingerprints.map(param).join(', ')})`;
+  const index = dialect == 'sqlite' ? 'INDEXED BY error_reports_by_fingerprint_time' : '';
+  const of = (filter: IssueListOptions) => `FROM error_reports r ${index} WHERE ${reportWhere(param, siteKey, filter)} AND r.fingerprint IN (${fingerprints.map(param).join(', ')})`;
+  const days = wholeDaysOf(options.since!, options.until!);
+  if (!days || options.includeBots || fieldFiltersOf(options).length) {
+    return {
+      text: `SELECT r.fingerprint,
+          COUNT(DISTINCT CASE WHEN r.visitor IS NOT NULL THEN CAST(r.received_at / ${DAY} AS TEXT) || ':' || r.visitor END) AS visitors,
+          COUNT(DISTINCT r.session_id) AS page_views
+        ${of(options)} GROUP BY r.fingerprint`,
+      values,
+    };
+  }
+  // People's visitors of the whole days from the issue's per-day rows, of a partial day (inside one
+  // day: its distinct visitors) from the reports; page views, distinct over the range, from the reports.
+  const whole = Array.from({ length: days.last - days.first + 1 }, (_, offset) => days.first + offset).join(', ');
+  const byValue = dialect == 'postgres' ? `md5(c.value) = md5('') AND ` : '';
+  const parts = [`SELECT c.fingerprint, c.visitors, 0 FROM issue_day_counts c WHERE c.site_key = ${param(siteKey)} AND c.field = '' AND ${byValue}c.value = ''
+    AND c.day IN (${whole}) AND c.fingerprint IN (${fingerprints.map(param).join(', ')})`];
+  for (const edge of [{ since: options.since!, until: days.first * DAY - 1 }, { since: (days.last + 1) * DAY, until: options.until! }]) {
+    if (edge.since <= edge.until) parts.push(`SELECT r.fingerprint, COUNT(DISTINCT r.visitor), 0 ${of({ ...options, ...edge })} GROUP BY r.fingerprint`);
+  }
+  parts.push(`SELECT r.fingerprint, 0, COUNT(DISTINCT r.session_id) ${of(options)} GROUP BY r.fingerprint`);
   return {
-    text: `SELECT r.fingerprint,
-        COUNT(DISTINCT CASE WHEN r.visitor IS NOT NULL THEN CAST(r.received_at / ${DAY} AS TEXT) || ':' || r.visitor END) AS visitors,
-        COUNT(DISTINCT r.session_id) AS page_views
-      FROM error_reports r ${dialect == 'sqlite' ? 'INDEXED BY error_reports_by_fingerprint_time' : ''} WHERE ${where} GROUP BY r.fingerprint`,
+    text: `WITH parts (fingerprint, visitors, page_views) AS (${parts.join(' UNION ALL ')})
+      SELECT fingerprint, SUM(visitors) AS visitors, SUM(page_views) AS page_views FROM parts GROUP BY fingerprint`,
     values,
   };
 };
