@@ -6,7 +6,7 @@
 // loopback only; a few seconds per run.
 //
 //   node bench/cpuPerReport.mjs [--runs 3] [--single 20000] [--batches 2000] [--cli dist/cli.js ...]
-//     [--cli ceiling] [--serve-args "--sync full"] [--scenarios single,batch,csp] [--node-option --cpu-prof]
+//     [--cli ceiling] [--serve-args "--sync full"] [--scenarios single,batch,csp,visitors] [--node-option --cpu-prof]
 //
 // With several --cli, each run measures every build in turn (A, B, A, B...): a change in the
 // machine's load then falls on both. Prints, per build and scenario, the median µs of collector
@@ -70,13 +70,20 @@ const scenarios = {
   },
   csp: { path: '/api/csp-reports', type: 'application/reports+json', body: JSON.stringify(cspBatch(50)), perRequest: 50, amount: Number(values.batches) },
 };
+// Single reports, each from a new client (its user agent): each a new visitor of its issue's day, as
+// most real traffic is, which the issues' per-day visitors insert (docs/issues.md, "The list at a million reports").
+let requestNumber = 0;
+scenarios.visitors = { ...scenarios.single, vary: (request) => ({ ...request, headers: { ...request.headers, 'user-agent': `Mozilla/5.0 visitor ${requestNumber++}` } }) };
 
 /** autocannon with `amount`; also when its last response came (autocannon ends on its one-second tick). */
 const drive = (url, scenario, amount) =>
   new Promise((done, fail) => {
     let lastResponseAt = performance.now();
     const instance = autocannon(
-      { url: url + scenario.path, connections: Number(values.connections), amount, method: 'POST', headers: { 'content-type': scenario.type }, body: scenario.body },
+      {
+        url: url + scenario.path, connections: Number(values.connections), amount, method: 'POST', headers: { 'content-type': scenario.type }, body: scenario.body,
+        ...(scenario.vary ? { requests: [{ setupRequest: scenario.vary }] } : {}),
+      },
       (error, result) => (error ? fail(error) : done({ ...result, lastResponseAt })),
     );
     instance.on('response', () => (lastResponseAt = performance.now()));

@@ -1,6 +1,7 @@
 // The figures that have goals (README, "Performance goals"), each beside its goal, from one `npm run bench`:
 // ingest (single reports and batches of 50), the beacon's bytes and start, the dashboard's site
-// page over 1,000,000 reports, and the collector's memory over a soak (BENCH_SOAK_SECONDS, default 300 as the goal is stated; 0 skips it).
+// page over 1,000,000 reports, the issues' list over 1,000,000 reports on each store, and the
+// collector's memory over a soak (BENCH_SOAK_SECONDS, default 300 as the goal is stated; 0 skips it).
 import { execFileSync } from 'node:child_process';
 
 const node = (script, args = [], env = {}) =>
@@ -29,7 +30,7 @@ const mark = (met) => (met ? 'met' : 'NOT met');
  * @example
  * console.table(goalRows({ ingest, beacon, sizes, soak, dashboard, postgres }));
  */
-export const goalRows = ({ ingest, beacon, sizes, soak, dashboard, postgres }) => {
+export const goalRows = ({ ingest, beacon, sizes, soak, dashboard, postgres, issues, issuesPostgres }) => {
   const scenario = (name) => ingest.find((row) => row.scenario == name);
   const single = scenario('error report, single');
   const batch = scenario('error reports, batch of 50');
@@ -71,6 +72,18 @@ export const goalRows = ({ ingest, beacon, sizes, soak, dashboard, postgres }) =
       measured: dashboard.interactiveMs,
       goal: '< 1000',
       status: mark(dashboard.interactiveMs < 1000),
+    };
+  }
+  for (const [store, result] of [['SQLite', issues], ['PostgreSQL', issuesPostgres]]) {
+    if (!result) continue;
+    // The issues' list at 1,000,000 reports, filtered too, under 300 ms of the collector's time: its slowest list.
+    // Two filters at once count every report of the range (docs/issues.md): outside the goal, shown beside it.
+    const lists = Object.entries(result.figures).filter(([name]) => !name.startsWith('site page') && !name.includes('two filters'));
+    const [name, slowest] = lists.reduce((worst, entry) => (entry[1].cpuMs > worst[1].cpuMs ? entry : worst));
+    rows[`issues list, ${result.reports} reports, ${store}: slowest, collector CPU ms (${name})`] = {
+      measured: Math.round(slowest.cpuMs),
+      goal: '< 300',
+      status: mark(slowest.cpuMs < 300),
     };
   }
   if (soak) {

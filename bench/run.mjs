@@ -10,7 +10,7 @@
 //   BENCH_DASHBOARD_LOADS=5          page loads whose median is the figure
 //   BENCH_READ_REPORTS=300000  reports of site A whose error groups are read while site B ingests
 //   BENCH_READS_RATE=200       requests/s of site B's ingest meanwhile
-//   BENCH_ISSUES_REPORTS=1000000  reports seeded for the issues' list (bench/issues.mjs)
+//   BENCH_ISSUES_REPORTS=1000000  reports seeded for the issues' list (bench/issues.mjs; bench/issuesPostgres.mjs on PostgreSQL)
 //   BENCH_MAPS=20 BENCH_MAP_MB=16  big source maps uploaded for the memory figure (bench/sourceMaps.mjs)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beaconBench } from './beacon.mjs';
@@ -19,6 +19,8 @@ import { dashboardBench } from './dashboard.mjs';
 import { goalRows, sizeFigures, soakFigures } from './goals.mjs';
 import { ingestBench } from './ingest.mjs';
 import { issuesBench, printIssuesBench } from './issues.mjs';
+import { issuesPostgresBench } from './issuesPostgres.mjs';
+import { printIssueFigures } from './issuesSeed.mjs';
 import { postgresIngestBench } from './postgres.mjs';
 import { readsUnderIngestBench } from './readsUnderIngest.mjs';
 import { retentionBench } from './retention.mjs';
@@ -48,6 +50,7 @@ const results = {
   summary: await summaryBench({ reports }),
   issues: await issuesBench(),
   sourceMaps: await sourceMapsBench({ maps: Number(process.env.BENCH_MAPS || 20), mapMb: Number(process.env.BENCH_MAP_MB || 16) }),
+  issuesPostgres: await issuesPostgresBench(),
   beacon: await beaconBench(),
   cspSuggestion: await cspSuggestionBench(),
   dashboard: await dashboardBench({ reports: dashboardReports, loads: dashboardLoads }),
@@ -135,6 +138,7 @@ console.table({
 });
 printIssuesBench(results.issues);
 printSourceMapsBench(results.sourceMaps);
+printIssueFigures('PostgreSQL', results.issuesPostgres);
 
 console.log('\nThe performance goals (README, "Performance goals")');
 console.table(goalRows(results));
