@@ -74,16 +74,18 @@ export const goalRows = ({ ingest, beacon, sizes, soak, dashboard, postgres, iss
       status: mark(dashboard.interactiveMs < 1000),
     };
   }
-  for (const [store, result] of [['SQLite', issues], ['PostgreSQL', issuesPostgres]]) {
+  // The issues' list at 1,000,000 reports, filtered too, under 300 ms of the collector's time: its
+  // slowest list. SQLite's reads run in the collector's process (its CPU time); PostgreSQL's in the
+  // database server, which only the wall time includes. Two filters at once count every report of
+  // the range (docs/issues.md): outside the goal, shown beside it.
+  for (const [store, result, figure] of [['SQLite', issues, 'cpuMs'], ['PostgreSQL', issuesPostgres, 'medianMs']]) {
     if (!result) continue;
-    // The issues' list at 1,000,000 reports, filtered too, under 300 ms of the collector's time: its slowest list.
-    // Two filters at once count every report of the range (docs/issues.md): outside the goal, shown beside it.
     const lists = Object.entries(result.figures).filter(([name]) => !name.startsWith('site page') && !name.includes('two filters'));
-    const [name, slowest] = lists.reduce((worst, entry) => (entry[1].cpuMs > worst[1].cpuMs ? entry : worst));
-    rows[`issues list, ${result.reports} reports, ${store}: slowest, collector CPU ms (${name})`] = {
-      measured: Math.round(slowest.cpuMs),
+    const [name, slowest] = lists.reduce((worst, entry) => (entry[1][figure] > worst[1][figure] ? entry : worst));
+    rows[`issues list, ${result.reports} reports, ${store}: slowest, ${figure == 'cpuMs' ? 'collector CPU' : 'wall'} ms (${name})`] = {
+      measured: Math.round(slowest[figure]),
       goal: '< 300',
-      status: mark(slowest.cpuMs < 300),
+      status: mark(slowest[figure] < 300),
     };
   }
   if (soak) {
