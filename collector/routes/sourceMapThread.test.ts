@@ -79,4 +79,29 @@ describe('source maps are parsed off the HTTP thread (docs/source-maps.md, "Limi
     expect((await upload(bigMap(10))).status).toBe(201);
     expect((await collector.store.sourceMaps.list(site, '1.0')).map((map) => map.url)).toEqual(['~/app.min.js']);
   });
+
+  test("an issue's events read while the thread is ended: 503 source_maps_unavailable; the next read maps the frames", async () => {
+    expect((await upload(bigMap(1_000_000))).status).toBe(201);
+    const stack = 'Error: x\n    at f (https://shop.example/app.min.js:1:1)';
+    const report = await fetch(`${url}/api/error-reports/${site}`, {
+      method: 'POST',
+      headers: { origin: 'https://shop.example', 'content-type': 'application/json' },
+      body: JSON.stringify({ error_type: 'javascript_error', error_message: 'x', stack, release: '1.0' }),
+    });
+    expect(report.status).toBe(202);
+    const [{ fingerprint }] = (await collector.stored('errors', site)) as Array<{ fingerprint: string }>;
+    const events = () => fetch(`${url}/api/v1/sites/${site}/issues/${fingerprint}/events`, { headers: { authorization: `Bearer ${key}` } });
+    // The upload left the map parsed on the thread: ended, the thread takes its cache with it.
+    await thread().stop();
+    const reading = events();
+    await until(() => thread().pending() == 1);
+    await thread().stop();
+    const refused = await reading;
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('source_maps_unavailable');
+    const read = await events();
+    expect(read.status).toBe(200);
+    const { items } = (await read.json()) as { items: Array<{ frames: Array<{ original: { file: string; line: number } | null }> }> };
+    expect(items[0]!.frames[0]!.original).toMatchObject({ file: 'src/a.js', line: 1 });
+  });
 });
