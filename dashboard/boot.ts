@@ -3,6 +3,7 @@
 // preloads. The read API answers while the app is fetched and compiled, not after.
 import { apiPath } from '../collector/routes/apiPath';
 import { readEarly } from './early';
+import { issuePaths, issueViewOf } from './issueQuery';
 import { route } from './route';
 import { siteReads } from './siteReads';
 
@@ -12,5 +13,12 @@ if (current.page == 'site') {
   const { sites, daily, issues, csp, vitals, pages } = siteReads(current.siteKey, location.search);
   const firstScreen = [sites, daily, issues].map((path) => readEarly(path));
   for (const path of [csp, vitals, pages]) readEarly(path, firstScreen);
+}
+if (current.page == 'error') {
+  // The issue and its latest events first; its breakdowns, below the fold, once the issue is answered (IssuePage.tsx).
+  const { issue, events, tags } = issuePaths(current.siteKey, current.fingerprint, issueViewOf(location.search));
+  const issueRead = readEarly(issue);
+  readEarly(events);
+  readEarly(tags, [issueRead]);
 }
 void import('./main');

@@ -3,12 +3,12 @@ import { changed, issuePaths, issuesPath, issueViewOf, nextPage, pageNumber, pre
 
 describe('issueViewOf / searchOf: the issues view lives in the URL query', () => {
   test('an empty query is the defaults: 7 days, unresolved, last seen first, no filter, page 1', () => {
-    expect(issueViewOf('')).toEqual({ range: '7d', status: 'unresolved', sort: 'last_seen', q: undefined, filters: {}, cursor: undefined, back: [] });
+    expect(issueViewOf('')).toEqual({ range: '7d', status: 'unresolved', sort: 'last_seen', q: undefined, filters: {}, includeBots: false, cursor: undefined, back: [] });
     expect(searchOf(issueViewOf(''))).toBe('?range=7d');
   });
 
   test('every part read back as written', () => {
-    const search = '?range=24h&status=resolved&sort=visitors&q=cart+empty&page=https%3A%2F%2Fshop.example%2F&os=Android&device=mobile&release=1.2&cursor=abc-1&back=x_0';
+    const search = '?range=24h&status=resolved&sort=visitors&q=cart+empty&page=https%3A%2F%2Fshop.example%2F&os=Android&device=mobile&release=1.2&bots=include&cursor=abc-1&back=x_0';
     const view = issueViewOf(search);
     expect(view).toEqual({
       range: '24h',
@@ -16,6 +16,7 @@ describe('issueViewOf / searchOf: the issues view lives in the URL query', () =>
       sort: 'visitors',
       q: 'cart empty',
       filters: { page: 'https://shop.example/', os: 'Android', device: 'mobile', release: '1.2' },
+      includeBots: true,
       cursor: 'abc-1',
       back: ['x_0'],
     });
@@ -23,7 +24,7 @@ describe('issueViewOf / searchOf: the issues view lives in the URL query', () =>
   });
 
   test('unknown, empty or malformed values fall back to the defaults, never reach the API', () => {
-    const view = issueViewOf('?range=1y&status=deleted&sort=title&q=%20%20&os=&device=fridge&cursor=a%2Fb&back=c');
+    const view = issueViewOf('?range=1y&status=deleted&sort=title&q=%20%20&os=&device=fridge&bots=yes&cursor=a%2Fb&back=c');
     expect(view).toEqual(issueViewOf(''));
   });
 
@@ -63,5 +64,14 @@ describe('the read API paths', () => {
       expect([...url.searchParams.keys()].sort()).toEqual(['browser', 'since']);
     }
     expect(tags.startsWith('/api/v1/sites/3f2a/issues/0123456789abcdef/tags?')).toBe(true);
+  });
+
+  test('bots=include reaches the list, the issue and its tags; its events are all of its reports, from the first page', () => {
+    const view = issueViewOf('?range=7d&bots=include&cursor=c1');
+    expect(new URL(issuesPath('3f2a', view), 'http://collector').searchParams.get('bots')).toBe('include');
+    const { issue, tags, events } = issuePaths('3f2a', '0123456789abcdef', view);
+    for (const path of [issue, tags]) expect(new URL(path, 'http://collector').searchParams.get('bots')).toBe('include');
+    expect(events).toBe('/api/v1/sites/3f2a/issues/0123456789abcdef/events?limit=10');
+    expect(new URL(issuesPath('3f2a', issueViewOf('?range=7d')), 'http://collector').searchParams.has('bots')).toBe(false);
   });
 });

@@ -27,6 +27,8 @@ export interface IssueView {
   sort: IssueSort;
   q: string | undefined;
   filters: Partial<Record<IssueFilter, string>>;
+  /** `bots=include`: known bots' reports counted too (docs/issues.md, "Bots"). */
+  includeBots: boolean;
   cursor: string | undefined;
   back: string[];
 }
@@ -56,6 +58,7 @@ export const issueViewOf = (search: string): IssueView => {
     sort: pick(params.get('sort'), SORTS) ?? 'last_seen',
     q: params.get('q')?.trim() || undefined,
     filters,
+    includeBots: params.get('bots') == 'include',
     cursor: CURSOR.test(cursor) ? cursor : undefined,
     back: CURSOR.test(cursor) ? (params.get('back') ?? '').split('.').filter((each) => CURSOR.test(each)) : [],
   };
@@ -73,6 +76,7 @@ export const searchOf = (view: IssueView) => {
   if (view.sort != 'last_seen') params.set('sort', view.sort);
   if (view.q) params.set('q', view.q);
   for (const name of FILTERS) if (view.filters[name]) params.set(name, view.filters[name]);
+  if (view.includeBots) params.set('bots', 'include');
   if (view.cursor) {
     params.set('cursor', view.cursor);
     if (view.back.length) params.set('back', view.back.join('.'));
@@ -100,7 +104,7 @@ export const previousPage = (view: IssueView): IssueView | undefined =>
 export const pageNumber = (view: IssueView) => (view.cursor ? view.back.length + 2 : 1);
 
 /** The report filters of a view as the API's query (the device filter typed as its schema's). */
-const filterQuery = (view: IssueView) => ({ ...view.filters, since: sinceOf(view.range) });
+const filterQuery = (view: IssueView) => ({ ...view.filters, bots: view.includeBots ? ('include' as const) : undefined, since: sinceOf(view.range) });
 
 /**
  * The read-API path of the issues list a view shows (`GET .../issues`, docs/issues.md).
@@ -111,11 +115,27 @@ const filterQuery = (view: IssueView) => ({ ...view.filters, since: sinceOf(view
 export const issuesPath = (siteKey: string, view: IssueView) =>
   apiPath('/api/v1/sites/:site_key/issues', { site_key: siteKey }, { ...filterQuery(view), status: view.status, q: view.q, sort: view.sort, cursor: view.cursor });
 
-/** The read-API paths of one issue over a view's range and filters: the issue and its tags. */
+/** Events per page of an issue's page (components/IssueEvents.tsx): a screen of rows, each with its stack folded. */
+export const EVENTS_PER_PAGE = 10;
+
+/**
+ * The read-API path of a page of an issue's events, newest first: the first without `cursor`.
+ *
+ * @example
+ * issueEventsPath('3f2a', '9b1c') // '/api/v1/sites/3f2a/issues/9b1c/events?limit=10'
+ */
+export const issueEventsPath = (siteKey: string, fingerprint: string, cursor?: string) =>
+  apiPath('/api/v1/sites/:site_key/issues/:fingerprint/events', { site_key: siteKey, fingerprint }, { limit: EVENTS_PER_PAGE, cursor });
+
+/**
+ * The read-API paths of one issue's page over a view's range and filters: the issue, its tags and
+ * its events' first page, which the boot script starts before the app has loaded (boot.ts).
+ */
 export const issuePaths = (siteKey: string, fingerprint: string, view: IssueView) => {
   const params = { site_key: siteKey, fingerprint };
   return {
     issue: apiPath('/api/v1/sites/:site_key/issues/:fingerprint', params, filterQuery(view)),
     tags: apiPath('/api/v1/sites/:site_key/issues/:fingerprint/tags', params, filterQuery(view)),
+    events: issueEventsPath(siteKey, fingerprint),
   };
 };

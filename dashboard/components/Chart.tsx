@@ -49,7 +49,7 @@ const Plot = ({ description, days, lines, hourly, format }: { description: strin
         height,
         // One time zone for every reader: the days are UTC days.
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        series: [{}, ...lines.map((line) => ({ label: line.label, stroke: line.color, width: 2, spanGaps: true, points: { show: days.length < 40 } }))],
+        series: [{}, ...lines.map((line) => ({ label: line.label, stroke: line.color, width: 2, spanGaps: true, points: { show: days.length < 40 }, ...(line.dash ? { dash: line.dash } : {}) }))],
         axes: [
           // Daily data: ticks on whole days only, written as UTC dates; hourly data on whole hours, as UTC times.
           {

@@ -1,14 +1,11 @@
 import { useState } from 'preact/hooks';
-import { apiPath } from '../../collector/routes/apiPath';
 import type { IssueEvent } from '../../collector/routes/apiTypes';
 import { useApi } from '../api';
 import { clip, formatNumber, time } from '../format';
+import { issueEventsPath } from '../issueQuery';
 import { ErrorCauses } from './ErrorCauses';
 import { StackTrace } from './StackTrace';
 import { Status } from './Status';
-
-/** Events per page: a screen of rows, each with its stack folded. */
-const PER_PAGE = 10;
 
 const text = (value: string | null, max = 120) => (value ? clip(value, max) : '–');
 
@@ -56,7 +53,7 @@ const Row = ({ event, latest }: { event: IssueEvent; latest: boolean }) => (
 export const IssueEvents = ({ siteKey, fingerprint, version }: { siteKey: string; fingerprint: string; version: number }) => {
   // The cursors of the pages shown before this one; the last is this page's.
   const [cursors, setCursors] = useState<string[]>([]);
-  const events = useApi(apiPath('/api/v1/sites/:site_key/issues/:fingerprint/events', { site_key: siteKey, fingerprint }, { limit: PER_PAGE, cursor: cursors.at(-1) }), version);
+  const events = useApi(issueEventsPath(siteKey, fingerprint, cursors.at(-1)), version);
   return (
     <section aria-labelledby="events-title">
       <h2 id="events-title">Events</h2>

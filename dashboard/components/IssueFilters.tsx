@@ -35,6 +35,7 @@ export const IssueFilters = ({ view, releases }: { view: IssueView; releases: st
       <input type="hidden" name="range" value={view.range} />
       {view.status != 'unresolved' && <input type="hidden" name="status" value={view.status} />}
       {view.sort != 'last_seen' && <input type="hidden" name="sort" value={view.sort} />}
+      {view.includeBots && <input type="hidden" name="bots" value="include" />}
       <label class="search">
         <span>Search</span>
         <input type="search" name="q" value={view.q ?? ''} maxLength={200} placeholder="Words of the message, name or type" />

@@ -2,6 +2,7 @@ import type { ReadApi } from '../../collector/routes/apiTypes';
 import type { Loaded } from '../api';
 import { STATUS_LABELS } from '../issueChange';
 import { changed, nextPage, pageNumber, previousPage, searchOf, STATUSES, type IssueView } from '../issueQuery';
+import { BotsSwitch } from './BotsSwitch';
 import { IssueFilters } from './IssueFilters';
 import { IssuesTable } from './IssuesTable';
 import { Status } from './Status';
@@ -57,6 +58,7 @@ export const Issues = ({ siteKey, view, list, onChanged }: { siteKey: string; vi
       <h2 id="errors-title">Issues</h2>
       <Tabs view={view} />
       <IssueFilters view={view} releases={releases} />
+      <BotsSwitch view={view} botReports={list.state == 'ready' ? list.data.bot_reports : undefined} />
       {list.state != 'ready' ? (
         <Status loaded={list} />
       ) : !items.length ? (

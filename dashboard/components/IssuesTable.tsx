@@ -2,6 +2,7 @@ import type { IssueListItem } from '../../collector/routes/apiTypes';
 import { clip, formatNumber, percent, segment, time } from '../format';
 import { STATUS_LABELS } from '../issueChange';
 import { changed, searchOf, type IssueSort, type IssueView } from '../issueQuery';
+import { CspBadge } from './CspLink';
 import { IssueButtons } from './IssueButtons';
 import { IssueTrend } from './IssueTrend';
 
@@ -31,13 +32,15 @@ const When = ({ iso }: { iso: string }) => {
 
 /**
  * The badges of an issue: "new" when it was first seen (all-time) inside the range shown,
- * "regressed" when it came back after being resolved, and its status in the "All" tab.
+ * "regressed" when it came back after being resolved, its status in the "All" tab, and the
+ * directive of a CSP violation that explains a failed load (docs/issues.md, "A resource a CSP blocked").
  */
 const Badges = ({ item, since, showStatus }: { item: IssueListItem; since: string; showStatus: boolean }) => (
   <>
     {Date.parse(item.first_seen) >= Date.parse(since) && <span class="badge new" data-testid="badge-new">New</span>}
     {item.regressed && <span class="badge regressed" data-testid="badge-regressed">Regressed</span>}
     {showStatus && item.status != 'unresolved' && <span class="badge">{STATUS_LABELS[item.status]}</span>}
+    <CspBadge violation={item.csp_violation} />
   </>
 );
 

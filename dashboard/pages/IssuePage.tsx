@@ -1,6 +1,9 @@
 import { useState } from 'preact/hooks';
 import { useApi } from '../api';
 import { Chart } from '../components/Chart';
+import { withFilling } from '../components/chartLine';
+import { BotsSwitch } from '../components/BotsSwitch';
+import { CspLink } from '../components/CspLink';
 import { IssueBreakdowns } from '../components/IssueBreakdowns';
 import { IssueEvents } from '../components/IssueEvents';
 import { IssueStatus } from '../components/IssueStatus';
@@ -57,6 +60,7 @@ export const IssuePage = ({ email, siteKey, fingerprint }: { email: string | und
       {back}
       <h1 class="message">{issue.title}</h1>
       {issue.explanation && <p class="explanation">{issue.explanation}</p>}
+      {issue.csp_violation && <CspLink siteKey={siteKey} violation={issue.csp_violation} />}
       <RangePicker current={view.range} />
       <p class="totals" data-testid="group-totals">
         <span><strong data-testid="count">{formatNumber(issue.occurrences)}</strong> occurrences</span> ·{' '}
@@ -64,6 +68,7 @@ export const IssuePage = ({ email, siteKey, fingerprint }: { email: string | und
         <span><strong>{percent(issue.page_views_share, 1)}</strong> of page views</span>
       </p>
       <Narrowed view={view} />
+      <BotsSwitch view={view} botReports={issue.bot_reports} />
       <dl class="facts" data-testid="issue-facts">
         <dt>First seen</dt>
         <dd>{time(issue.first_seen)}</dd>
@@ -81,9 +86,9 @@ export const IssuePage = ({ email, siteKey, fingerprint }: { email: string | und
         <h2 id="over-time-title">Occurrences over time</h2>
         <Chart
           hourly={interval == 'hour'}
-          description={`Occurrences per ${interval} (UTC): ${buckets.map((bucket) => `${bucketLabel(bucket.start, interval)} ${formatNumber(bucket.count)}`).join(', ')}`}
+          description={`Occurrences per ${interval} (UTC): ${buckets.map((bucket) => `${bucketLabel(bucket.start, interval)} ${formatNumber(bucket.count)}${bucket.incomplete ? ' so far' : ''}`).join(', ')}`}
           days={buckets.map((bucket) => (interval == 'hour' ? bucket.start : bucket.start.slice(0, 10)))}
-          lines={[{ label: 'Occurrences', values: buckets.map((bucket) => bucket.count), color: '#b42318' }]}
+          lines={withFilling({ label: 'Occurrences', values: buckets.map((bucket) => bucket.count), color: '#b42318' }, !!buckets.at(-1)?.incomplete, '#e8a39c')}
         />
       </section>
       <IssueEvents siteKey={siteKey} fingerprint={fingerprint} version={changes} />

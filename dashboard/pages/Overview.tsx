@@ -3,6 +3,7 @@ import { apiPath } from '../../collector/routes/apiPath';
 import { Chart } from '../components/Chart';
 import { Layout } from '../components/Layout';
 import { Status } from '../components/Status';
+import { change, PREVIOUS } from '../compare';
 import { clip, formatNumber, segment } from '../format';
 import { isCollectorSite } from '../isCollectorSite';
 import type { DailyPoint, Site } from '../../collector/routes/apiTypes';
@@ -18,6 +19,17 @@ const KINDS = [
 // Rounded to the minute: each site row asks for the same two ranges. No p75 here: it is the costly part.
 const since = (ms: number) => new Date(Math.floor((Date.now() - ms) / 60_000) * 60_000).toISOString();
 
+/** The last 24 hours' change on the 24 before (compare.ts), its words for screen readers. */
+const Change = ({ current, previous, field }: { current: number; previous: number; field: string }) => {
+  const { text, direction } = change(current, previous);
+  return (
+    <span class={`change ${direction}`} data-testid={`${field}-24h-change`}>
+      ({text}
+      <span class="visually-hidden"> on {PREVIOUS['24h']}</span>)
+    </span>
+  );
+};
+
 const SiteRow = ({ site }: { site: Site }) => {
   const week = useApi(apiPath('/api/v1/sites/:site_key/daily', site, { since: since(7 * DAY), p75: false }));
   const day = useApi(apiPath('/api/v1/sites/:site_key/daily', site, { since: since(DAY), p75: false }));
@@ -32,7 +44,8 @@ const SiteRow = ({ site }: { site: Site }) => {
           {week.state == 'ready' && day.state == 'ready' ? (
             <div class="trend">
               <span class="figures">
-                <strong data-testid={`${field}-24h`}>{formatNumber(total(day.data.days, field))}</strong> <span class="muted">24 h</span> ·{' '}
+                <strong data-testid={`${field}-24h`}>{formatNumber(total(day.data.days, field))}</strong> <span class="muted">24 h</span>{' '}
+                <Change current={day.data.totals[field]} previous={day.data.previous[field]} field={field} /> ·{' '}
                 <span data-testid={`${field}-7d`}>{formatNumber(total(week.data.days, field))}</span> <span class="muted">7 d</span>
               </span>
               <Chart

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useApi } from '../api';
 import { apiPath } from '../../collector/routes/apiPath';
-import { Chart } from '../components/Chart';
+import { Activity } from '../components/Activity';
 import { Issues } from '../components/Issues';
 import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
@@ -111,7 +111,8 @@ const Pending = ({ id, title }: { id: string; title: string }) => (
 );
 
 /**
- * `/sites/{site_key}`: one site over a range (24 h, 7 d, 30 d): totals and their daily chart,
+ * `/sites/{site_key}`: one site over a range (24 h, 7 d, 30 d): totals beside the previous range's and
+ * their chart (components/Activity.tsx),
  * its issues (tabs, search, filters, sort and page in the URL's query: issueQuery.ts), CSP violations by directive and blocked host, the Web Vitals, and pages.
  * Each section shows as soon as its read is answered (they are answered in turn: siteReads.ts),
  * so what is above the fold does not wait for the Web Vitals and the pages below it.
@@ -144,33 +145,11 @@ export const SitePage = ({ email, siteKey }: { email: string | undefined; siteKe
   const body = () => {
     if (failed) return <Status loaded={failed as Parameters<typeof Status>[0]['loaded']} />;
     if (daily.state != 'ready') return <Status loaded={{ state: 'loading' }} />;
-    const days = daily.data.days;
-    const totals = { errors: 0, csp: 0, page_views: 0 };
-    for (const day of days) for (const key of ['errors', 'csp', 'page_views'] as const) totals[key] += day[key];
+    const { totals } = daily.data;
     if (!totals.errors && !totals.csp && !totals.page_views) return <Empty siteKey={siteKey} />;
     return (
       <>
-        <section aria-labelledby="activity-title">
-          <h2 id="activity-title">Activity</h2>
-          <p class="totals">
-            <span><strong>{formatNumber(totals.errors)}</strong> errors</span> · <span><strong>{formatNumber(totals.csp)}</strong> CSP violations</span> ·{' '}
-            <span><strong>{formatNumber(totals.page_views)}</strong> page views</span>
-          </p>
-          <Chart
-            description={`Per day: ${days
-              .map((day) => `${day.day}: ${formatNumber(day.errors)} errors, ${formatNumber(day.csp)} CSP violations, ${formatNumber(day.page_views)} page views`)
-              .join('; ')}`}
-            days={days.map((day) => day.day)}
-            lines={[
-              { label: 'Errors', values: days.map((day) => day.errors), color: '#b42318' },
-              { label: 'CSP violations', values: days.map((day) => day.csp), color: '#7a4d00' },
-              { label: 'Page views', values: days.map((day) => day.page_views), color: '#1f5f99' },
-            ]}
-          />
-          <p class="legend small">
-            <span class="swatch errors" /> Errors <span class="swatch csp" /> CSP violations <span class="swatch views" /> Page views
-          </p>
-        </section>
+        <Activity view={daily.data} range={view.range} />
         <Issues siteKey={siteKey} view={view} list={issues} onChanged={() => setChanges((count) => count + 1)} />
         {csp.state == 'ready' ? <Csp siteKey={siteKey} groups={csp.data.data} /> : <Pending id="csp-title" title="CSP violations" />}
         <section aria-labelledby="vitals-title">
