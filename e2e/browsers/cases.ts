@@ -15,7 +15,7 @@ import { pollStored, until } from './poll';
 import { sourceMapCases } from './sourceMapCases';
 import { PER_BROWSER } from './supportTable.mjs';
 
-export type CaseId = 'error' | 'rejection' | 'csp' | 'vitals' | 'report-uri' | 'report-to' | 'both' | FidelityCaseId;
+export type CaseId = 'error' | 'rejection' | 'csp' | 'vitals' | 'report-uri' | 'report-to' | 'both' | FidelityCaseId | 'source-maps';
 
 export interface Expectations {
   /** The Web Vitals this browser yields, in METRICS order. */
@@ -249,6 +249,6 @@ export const describeBrowser = (name: BrowserName, launch: () => Promise<Browser
     });
 
     fidelityCases({ world: () => world, browser: () => browser, verdict });
-    sourceMapCases({ world: () => world, browser: () => browser });
+    sourceMapCases({ world: () => world, browser: () => browser, verdict });
   });
 };

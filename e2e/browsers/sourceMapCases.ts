@@ -17,6 +17,8 @@ import { pollStored, until } from './poll';
 export interface SourceMapContext {
   world: () => World;
   browser: () => BrowserDriver;
+  /** Runs the assertions; records "captured" when they hold, else what was measured. */
+  verdict: (id: 'source-maps', assertions: () => void, measured: () => string) => void;
 }
 
 /** The shop page: the beacon with the site's release, the minified bundle, the page's own script and its Pay button. */
@@ -31,9 +33,9 @@ const shopAppPage = (collector: string, siteKey: string, release: string) => `<!
  * browser into a temporary folder, as a site's build would leave it.
  *
  * @example
- * sourceMapCases({ world: () => world, browser: () => browser });
+ * sourceMapCases({ world: () => world, browser: () => browser, verdict });
  */
-export const sourceMapCases = ({ world, browser }: SourceMapContext) =>
+export const sourceMapCases = ({ world, browser, verdict }: SourceMapContext) =>
   describe('readable stacks', () => {
     let dir: string;
     let build: Awaited<ReturnType<typeof buildShopApp>>;
@@ -78,20 +80,28 @@ export const sourceMapCases = ({ world, browser }: SourceMapContext) =>
       const thrown = sourcePosition('src/format.js', browser().name == 'webkit' ? 'TypeError(' : 'new TypeError');
       const called = sourcePosition('src/cart.js', 'formatTotal(total');
       const stepped = sourcePosition('src/main.js', 'checkout(order)');
-      expect(frames.slice(0, 3).map((frame) => ({ original: frame.original && { ...frame.original, context: undefined }, unmapped: frame.unmapped, in_app: frame.in_app }))).toEqual([
-        { original: { file: 'src/format.js', ...thrown, function: 'formatTotal', context: undefined }, unmapped: null, in_app: true },
-        { original: { file: 'src/cart.js', ...called, function: 'checkout', context: undefined }, unmapped: null, in_app: true },
-        { original: { file: 'src/main.js', ...stepped, function: 'step', context: undefined }, unmapped: null, in_app: true },
-      ]);
-      // The failing line and its neighbours from the map's sources, as written.
-      expect(frames[0]!.original!.context).toMatchObject({ line: "    throw new TypeError('checkout total has no currency');", pre: expect.arrayContaining(['  if (!currency) {']) });
-      // The vendored step runner, which the map's ignoreList names, is library code; pay() is the site's again.
-      expect(frames.slice(3, 5).map((frame) => [frame.original?.file, frame.original?.function, frame.in_app])).toEqual([
-        ['vendor/steps.js', 'applyStep', false],
-        ['vendor/steps.js', 'runSteps', false],
-      ]);
-      expect(frames[5]).toMatchObject({ original: { file: 'src/main.js', ...sourcePosition('src/main.js', 'runSteps([') }, in_app: true });
-      // The page's own script has no map in the release: not mapped, and said why.
-      expect(frames.find((frame) => frame.file?.endsWith('/stack-app/page.js'))).toMatchObject({ original: null, unmapped: 'no_map', in_app: true });
+      // What the table says when the frames are not the source's: the top frame as served.
+      const measured = () => `top frame ${JSON.stringify(frames[0] && (frames[0].original ? { ...frames[0].original, context: undefined } : { unmapped: frames[0].unmapped }))}`;
+      verdict(
+        'source-maps',
+        () => {
+          expect(frames.slice(0, 3).map((frame) => ({ original: frame.original && { ...frame.original, context: undefined }, unmapped: frame.unmapped, in_app: frame.in_app }))).toEqual([
+            { original: { file: 'src/format.js', ...thrown, function: 'formatTotal', context: undefined }, unmapped: null, in_app: true },
+            { original: { file: 'src/cart.js', ...called, function: 'checkout', context: undefined }, unmapped: null, in_app: true },
+            { original: { file: 'src/main.js', ...stepped, function: 'step', context: undefined }, unmapped: null, in_app: true },
+          ]);
+          // The failing line and its neighbours from the map's sources, as written.
+          expect(frames[0]!.original!.context).toMatchObject({ line: "    throw new TypeError('checkout total has no currency');", pre: expect.arrayContaining(['  if (!currency) {']) });
+          // The vendored step runner, which the map's ignoreList names, is library code; pay() is the site's again.
+          expect(frames.slice(3, 5).map((frame) => [frame.original?.file, frame.original?.function, frame.in_app])).toEqual([
+            ['vendor/steps.js', 'applyStep', false],
+            ['vendor/steps.js', 'runSteps', false],
+          ]);
+          expect(frames[5]).toMatchObject({ original: { file: 'src/main.js', ...sourcePosition('src/main.js', 'runSteps([') }, in_app: true });
+          // The page's own script has no map in the release: not mapped, and said why.
+          expect(frames.find((frame) => frame.file?.endsWith('/stack-app/page.js'))).toMatchObject({ original: null, unmapped: 'no_map', in_app: true });
+        },
+        measured,
+      );
     });
   });

@@ -29,6 +29,7 @@ export const ROWS = [
   ['thrown-values', 'A thrown string and a thrown object: the value itself (`stringError`, `{"code":…}`), no engine prefix'],
   ['rejected-event', "A rejection with an image's error `Event`: the event, its type and the image's `src`"],
   ['causes', 'An error\'s `cause` chain and an `AggregateError`\'s inner errors, in order'],
+  ['source-maps', "A minified app's error read through its build's source map (`sourcemaps upload`): the top frames' original function, file, line and column"],
 ];
 const COLUMNS = [
   ['chromium', 'Chromium'],
