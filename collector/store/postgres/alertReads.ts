@@ -1,4 +1,3 @@
-import { p75Rank } from '../../core/vitals';
 import type { AlertStore } from '../contract/alerts';
 import { outboxFromRow, ruleFromRow, type AlertRuleRow, type OutboxRowRecord } from '../alertRows';
 import { raisePeriodic } from './alertRaise';
@@ -16,9 +15,11 @@ const WINDOW_COUNTS = `SELECT fingerprint, sum(coalesce(count, 1)) AS occurrence
   WHERE site_key = $1 AND received_at >= $2 AND received_at < $3 GROUP BY fingerprint ORDER BY occurrences DESC, fingerprint LIMIT $4`;
 const BASELINES = `SELECT fingerprint, sum(count) AS baseline FROM error_groups
   WHERE site_key = $1 AND fingerprint = ANY($2::text[]) AND day >= $3 AND day < $4 GROUP BY fingerprint`;
-const SAMPLES = 'SELECT count(*) AS samples FROM performance_metrics WHERE site_key = $1 AND name = $2 AND updated_at >= $3 AND updated_at < $4';
-const VALUE_AT = `SELECT value FROM performance_metrics WHERE site_key = $1 AND name = $2 AND updated_at >= $3 AND updated_at < $4
-  ORDER BY value LIMIT 1 OFFSET $5`;
+// As sqlite/alertReads.ts: the range's sessions by their index, then each one's metric. percentile_disc
+// is the nearest rank (core/vitals.ts p75Rank).
+const P75 = `SELECT count(*) AS samples, percentile_disc(0.75) WITHIN GROUP (ORDER BY m.value) AS p75
+  FROM performance_sessions s JOIN performance_metrics m ON m.session_row = s.id AND m.name = $2
+  WHERE s.site_key = $1 AND s.updated_at >= $3 AND m.updated_at >= $3 AND m.updated_at < $4`;
 const PRUNE = `DELETE FROM alert_outbox WHERE id IN (
   SELECT id FROM alert_outbox WHERE status IN ('sent', 'failed', 'digested') AND created_at < $1 LIMIT $2)`;
 
@@ -48,10 +49,9 @@ export const postgresAlertReads = (pool: Pool): Pick<AlertStore, 'claimWaiting' 
     return counts.map(({ fingerprint, occurrences }) => ({ fingerprint, occurrences: Number(occurrences), baseline: byFingerprint.get(fingerprint) ?? 0 }));
   },
   vitalP75: async (siteKey, metric, { since, until }) => {
-    const samples = Number((await run<{ samples: string }>(pool, SAMPLES, [siteKey, metric, since, until], 'alert_vital_samples')).rows[0]!.samples);
-    if (!samples) return { samples, p75: undefined };
-    const { rows } = await run<{ value: number }>(pool, VALUE_AT, [siteKey, metric, since, until, p75Rank(samples)], 'alert_vital_p75');
-    return { samples, p75: rows[0]?.value };
+    const [row] = (await run<{ samples: string; p75: number | null }>(pool, P75, [siteKey, metric, since, until], 'alert_vital_p75')).rows;
+    const samples = Number(row!.samples);
+    return { samples, p75: samples ? row!.p75! : undefined };
   },
   raise: (raised) => raisePeriodic(pool, raised),
   pruneOutbox: async (before, { limit }) => (await run(pool, PRUNE, [before, limit], 'alert_prune')).rowCount ?? 0,

@@ -33,12 +33,12 @@ export const sqliteAlertReads = (
   const baseline = db
     .prepare<[string, string, number, number], number>('SELECT coalesce(sum(count), 0) FROM error_groups WHERE site_key = ? AND fingerprint = ? AND day >= ? AND day < ?')
     .pluck();
-  const samples = db
-    .prepare<[string, string, number, number], number>('SELECT count(*) FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? AND updated_at < ?')
-    .pluck();
-  const valueAt = db
-    .prepare<[string, string, number, number, number], number>(
-      'SELECT value FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ? AND updated_at < ? ORDER BY value LIMIT 1 OFFSET ?',
+  // The range's sessions by their index (a metric updated in it is of a session updated since its
+  // start), then each one's metric by its key: the work is the range's, not the site's whole history.
+  const values = db
+    .prepare<[string, number, string, number, number], number>(
+      `SELECT m.value FROM performance_sessions s JOIN performance_metrics m ON m.session_row = s.id AND m.name = ?
+       WHERE s.site_key = ? AND s.updated_at >= ? AND m.updated_at >= ? AND m.updated_at < ?`,
     )
     .pluck();
   const prune = db.prepare(
@@ -56,8 +56,8 @@ export const sqliteAlertReads = (
         baseline: baseline.get(siteKey, fingerprint, fromDay, toDay)!,
       })),
     vitalP75: async (siteKey, metric, { since, until }) => {
-      const count = samples.get(siteKey, metric, since, until)!;
-      return { samples: count, p75: count ? valueAt.get(siteKey, metric, since, until, p75Rank(count)) : undefined };
+      const sorted = Float64Array.from(values.all(metric, siteKey, since, since, until)).sort();
+      return { samples: sorted.length, p75: sorted.length ? sorted[p75Rank(sorted.length)] : undefined };
     },
     pruneOutbox: (before, { limit }) => write(() => prune.run(before, limit).changes),
   };

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { cspAlert, spikeAlerts, spikeRanges } from '../../core/alerts/periodic';
 import type { RaisedAlert } from '../../core/alerts/raised';
+import { p75Rank } from '../../core/vitals';
 import { newCspReport, newErrorReport } from '../../core/newReports';
 import type { ErrorReport } from '../../core/records';
 import type { Store } from '../../store/contract';
@@ -66,6 +67,11 @@ export const describePeriodicAlertsContract = (test: StoreTest) =>
       await seed.upsertSession(shop, { session_id: 'old', metrics: { LCP: { value: 20_000 } } }, NOW - 2 * DAY);
       expect(await store.alerts.vitalP75(shop, 'LCP', { since: NOW - DAY, until: NOW })).toEqual({ samples: 5, p75: 4000 });
       expect(await store.alerts.vitalP75(shop, 'INP', { since: NOW - DAY, until: NOW })).toEqual({ samples: 0, p75: undefined });
+      // The nearest rank (core/vitals.ts p75Rank) of 12 samples is the 9th, of 7 the 6th.
+      for (const [name, count] of [['TTFB', 12], ['FCP', 7]] as const) {
+        for (let value = count; value >= 1; value--) await seed.upsertSession(shop, { session_id: `${name}-${value}`, metrics: { [name]: { value } } }, NOW - 60_000);
+        expect(await store.alerts.vitalP75(shop, name, { since: NOW - DAY, until: NOW })).toEqual({ samples: count, p75: p75Rank(count) + 1 });
+      }
     });
 
     test('raising: one row per channel under its key, not again for the key, nor within the cooldown; another process reads them', async ({ store, seed, reopen }) => {
