@@ -63,7 +63,7 @@ test('the OpenAPI document carries those schemas: no JSON success answer falls b
   );
   expect(bare).toEqual([]);
   const daily = document.paths['/api/v1/sites/{site_key}/daily']!.get!.responses['200']!.content!['application/json']!.schema as { required: string[] };
-  expect(daily.required).toEqual(['site_key', 'since', 'days']);
+  expect(daily.required).toEqual(['site_key', 'since', 'until', 'days', 'hours', 'totals', 'previous']);
 });
 
 test('refusals keep the one error shape the document declares once (components.schemas.Error)', async () => {
