@@ -171,6 +171,10 @@ describe('the alerts API', { timeout: 30_000 }, () => {
     await refused(await call('POST', '', { kind: 'regression', channels: [WEBHOOK] }, bearer(siteKey)), 403, 'forbidden', 'webhook');
     const mailOnly = await call('POST', '', { kind: 'regression', channels: [EMAIL] }, bearer(siteKey));
     expect(mailOnly.status).toBe(201);
+    // Its own email rule it may test (this collector has no mail server: the test says so).
+    const tested = await call('POST', `/${((await mailOnly.json()) as { id: number }).id}/test`, undefined, bearer(siteKey));
+    expect(tested.status).toBe(200);
+    expect(((await tested.json()) as { deliveries: Array<{ status: string }> }).deliveries.map(({ status }) => status)).toEqual(['failed']);
     const seen = (await (await call('GET', '', undefined, bearer(siteKey))).json()) as { data: Array<{ channels: unknown[] }> };
     expect(seen.data[0]!.channels).toEqual([EMAIL, { type: 'webhook', url: 'https://93.184.215.14/…', format: 'slack', signed: true }]);
     await refused(await call('DELETE', `/${hooked.id}`, undefined, bearer(siteKey)), 403, 'forbidden');
