@@ -12,6 +12,7 @@ export interface OutboxRow {
   id: string;
   site_key: string;
   rule: string;
+  /** The issue's fingerprint; a CSP block's or a vital's subject (`csp:` or `vital:` and what, core/alerts/raised.ts); null for a digest. */
   fingerprint: string | null;
   channel: AlertChannel;
   payload: Alert;

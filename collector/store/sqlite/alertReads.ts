@@ -36,7 +36,7 @@ export const sqliteAlertReads = (
   // The range's sessions by their index (a metric updated in it is of a session updated since its
   // start), then each one's metric by its key: the work is the range's, not the site's whole history.
   const values = db
-    .prepare<[string, number, string, number, number], number>(
+    .prepare<[string, string, number, number, number], number>(
       `SELECT m.value FROM performance_sessions s JOIN performance_metrics m ON m.session_row = s.id AND m.name = ?
        WHERE s.site_key = ? AND s.updated_at >= ? AND m.updated_at >= ? AND m.updated_at < ?`,
     )
