@@ -5,7 +5,8 @@
 //   thread), then warm (the parsed map kept), the median of `reads` warm reads; and how long
 //   GET /api/test-connectivity takes (median of 5) idle, and while the cold read's map is parsed;
 // - memory: the serve process's RSS (VmRSS, the map thread included) while `maps` maps of
-//   `mapMb` MB are uploaded one after the other, each to its own release, then after. A map over
+//   `mapMb` MB are uploaded one after the other, each to its own release, 2 s after, and once the
+//   map thread has ended for want of jobs (30 s). A map over
 //   16 Mi characters is refused (413): the largest accepted is just under it.
 //   BENCH_MAPS=20  BENCH_MAP_MB=16  maps uploaded for the memory figure
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -154,6 +155,9 @@ export const sourceMapsBench = async ({ maps = 20, mapMb = 16, reads = 9 } = {})
     await sleep(2000);
     clearInterval(sampler);
     const after = rssMb();
+    // The map thread ends 30 s after its last job (collector/sourcemaps/mapWorker.ts, MAP_THREAD_IDLE_MS).
+    await sleep(35_000);
+    const afterIdle = rssMb();
     const twenty = await upload(server.url, 'twenty', syntheticMap(20));
     await twenty.arrayBuffer();
     const memory = {
@@ -161,7 +165,7 @@ export const sourceMapsBench = async ({ maps = 20, mapMb = 16, reads = 9 } = {})
       mapMb: round(big.length / 1e6),
       statuses,
       uploadMedianMs: round(median(uploadsMs)),
-      rssMb: { before: round(before), peak: round(Math.max(...samples)), after: round(after) },
+      rssMb: { before: round(before), peak: round(Math.max(...samples)), after: round(after), afterThreadIdleEnd: round(afterIdle) },
       twentyMbUpload: twenty.status,
     };
     return { symbolication, memory };

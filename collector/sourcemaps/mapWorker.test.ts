@@ -58,4 +58,15 @@ describe('the source map thread', { timeout: 60_000 }, () => {
     await worker.run({ type: 'forget', keys: [key] });
     expect(await worker.run({ ...frames, texts: [['site\n1.0\nhttps://shop.example/a.js', null]] })).toMatchObject({ missing: [{ key }] });
   });
+
+  test('a thread without a job for idleMs ends, giving its maps back; the next job starts another, whose cache is empty', async () => {
+    worker = createMapWorker({ idleMs: 1 });
+    const key = 'site\n1.0\n~/a.js';
+    await worker.run({ type: 'check', text: small, key, index: false });
+    expect(worker.running()).toBe(true);
+    while (worker.running()) await new Promise((resolve) => setTimeout(resolve, 5));
+    const frames = { type: 'frames' as const, siteKey: 'site', reports: [{ release: '1.0', stack: 'Error: x\n    at f (~/a.js:1:1)' }], texts: [], final: false };
+    expect(await worker.run(frames)).toEqual({ missing: [{ key, release: '1.0', url: '~/a.js' }] });
+    expect(worker.running()).toBe(true);
+  });
 });

@@ -22,6 +22,12 @@ export const MAX_MAP_JOBS = 16;
  */
 export const MAP_THREAD_LIMITS = { maxOldGenerationSizeMb: 640, maxYoungGenerationSizeMb: 16 };
 
+/**
+ * A thread with no job for this long ends, and gives its heap (the parsed maps) back; the next job
+ * starts another, with an empty cache (docs/source-maps.md, "The map thread").
+ */
+export const MAP_THREAD_IDLE_MS = 30_000;
+
 /** The map thread cannot take the job: too many under way, or it stopped (crashed, or was ended) before answering. */
 export class MapThreadUnavailable extends Error {}
 
@@ -34,19 +40,39 @@ type Pending = { resolve: (answer: MapAnswer) => void; reject: (error: unknown) 
  * crash (its heap exhausted by a map) fails the jobs it had with MapThreadUnavailable, and loses its
  * cache, nothing else. At most MAX_MAP_JOBS jobs are under way. A thread that cannot start at all
  * (no script: the sources run without `npm run build`) leaves its jobs, and every job after, to
- * this thread: the answers are the same, only the thread differs.
+ * this thread: the answers are the same, only the thread differs. A thread without a job for
+ * `idleMs` ends, so that the memory its parsed maps took is the process's again.
  *
  * @example
  * const maps = createMapWorker();
  * const answer = await maps.run({ type: 'check', text, key: null, index: false });
  */
-export const createMapWorker = ({ resourceLimits = MAP_THREAD_LIMITS }: { resourceLimits?: typeof MAP_THREAD_LIMITS } = {}) => {
+export const createMapWorker = ({
+  resourceLimits = MAP_THREAD_LIMITS,
+  idleMs = MAP_THREAD_IDLE_MS,
+}: { resourceLimits?: typeof MAP_THREAD_LIMITS; idleMs?: number } = {}) => {
   let worker: Worker | undefined;
   let here: ReturnType<typeof mapJobs> | undefined;
   let nextId = 0;
   const pending = new Map<number, Pending>();
 
   let ending: Worker | undefined;
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  /** Ends the thread (its jobs fail with MapThreadUnavailable); the next job starts another. */
+  const stop = async () => {
+    clearTimeout(idle);
+    const thread = worker;
+    if (!thread) return;
+    ending = thread;
+    await thread.terminate();
+  };
+  /** Ends a thread that has no job: let go of at once, so that a job arriving meanwhile starts another. */
+  const endIdle = () => {
+    const thread = worker;
+    if (!thread || pending.size) return;
+    worker = undefined;
+    void thread.terminate();
+  };
   /** The thread ended: its jobs fail, or, when it never started (no script), run here from now on. */
   const stopped = (thread: Worker, started: boolean) => {
     if (worker !== thread) return;
@@ -76,7 +102,11 @@ export const createMapWorker = ({ resourceLimits = MAP_THREAD_LIMITS }: { resour
       if ('ready' in message) return void (ready = true);
       const job = pending.get(message.id);
       pending.delete(message.id);
-      if (!pending.size) thread.unref();
+      if (!pending.size) {
+        thread.unref();
+        clearTimeout(idle);
+        idle = setTimeout(endIdle, idleMs).unref();
+      }
       if (!job) return;
       if (message.ok) job.resolve(message.value);
       else job.reject(new Error(message.message));
@@ -89,6 +119,7 @@ export const createMapWorker = ({ resourceLimits = MAP_THREAD_LIMITS }: { resour
     new Promise((resolve, reject) => {
       if (here) return runHere({ job, resolve, reject });
       if (pending.size >= MAX_MAP_JOBS) return reject(new MapThreadUnavailable(`${MAX_MAP_JOBS} source map jobs are under way`));
+      clearTimeout(idle);
       worker ??= start();
       const id = nextId++;
       pending.set(id, { job, resolve, reject });
@@ -102,13 +133,9 @@ export const createMapWorker = ({ resourceLimits = MAP_THREAD_LIMITS }: { resour
     pending: () => pending.size,
     /** Whether jobs run on a thread (false once none could start: they run on this one). */
     threaded: () => here === undefined,
-    /** Ends the thread (its jobs fail with MapThreadUnavailable); the next job starts another. */
-    stop: async () => {
-      const thread = worker;
-      if (!thread) return;
-      ending = thread;
-      await thread.terminate();
-    },
+    /** Whether a thread runs now (it ends after idleMs without a job). */
+    running: () => worker !== undefined,
+    stop,
   };
 };
 
