@@ -177,3 +177,27 @@ test('500 new issues in a minute: the first 10 alerts and one digest counting th
   for (const status of await every()) counts.set(status, (counts.get(status) ?? 0) + 1);
   expect(Object.fromEntries(counts)).toEqual({ 'webhook:digested': 490, 'webhook:sent': 11 });
 });
+
+test('without a rule, alert mail or unfinished delivery the delivery claims nothing; a rule added meanwhile alerts at the next check', async () => {
+  const hook = await startWebhookReceiver(SECRET);
+  cleanups.push(hook.close);
+  const { alerts } = collector.store;
+  let claims = 0;
+  let checks = 0;
+  const counted = {
+    ...collector.store,
+    alerts: { ...alerts, claimDue: (...args: Parameters<typeof alerts.claimDue>) => (claims++, alerts.claimDue(...args)), active: () => (checks++, alerts.active()) },
+  };
+  deliver({ store: counted, intervalMs: 20, idleCheckMs: 300 });
+  expect((await report()).status).toBe(202);
+  await until(() => checks >= 3);
+  expect(claims).toBe(0);
+  expect(await collector.store.alerts.deliveries(site, { limit: 10 })).toEqual([]);
+
+  await collector.store.alerts.addRule(site, { kind: 'regression', channels: [{ type: 'webhook', url: hook.url, format: 'json', secret: SECRET }], cooldown_minutes: 60 });
+  await collector.store.alerts.addRule(site, { kind: 'new_issue', channels: [{ type: 'webhook', url: hook.url, format: 'json', secret: SECRET }], cooldown_minutes: 60 });
+  expect((await report({ ...CRASH, error_message: 'checkout failed' })).status).toBe(202);
+  await until(() => hook.requests.length == 1);
+  expect(claims).toBeGreaterThan(0);
+  expect(hook.requests[0]).toMatchObject({ verified: true, body: { kind: 'new_issue', issue: { title: 'TypeError: checkout failed' } } });
+});

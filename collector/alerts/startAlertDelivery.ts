@@ -18,6 +18,11 @@ export interface AlertDeliveryOptions {
   webhooks?: Pick<SendWebhookOptions, 'allowPrivate' | 'ca' | 'timeoutMs'>;
   /** How often the outbox is looked at: alerts leave within this of their report's commit. */
   intervalMs?: number;
+  /**
+   * How often the delivery asks whether anything may alert at all (store alerts.active): while
+   * nothing may (no rule, no user's alert mail, no delivery unfinished), it does not claim.
+   */
+  idleCheckMs?: number;
   /** How long a claimed delivery is left to its claimant before it is due again (a crash mid-send). */
   leaseMs?: number;
   /** Deliveries per run. */
@@ -94,7 +99,10 @@ const underRate = async (store: Store, claimed: OutboxRow[], now: number, leaseM
  * timer, store/startPeriodic.ts) it claims the due deliveries (store/contract/alerts.ts claimDue:
  * on PostgreSQL each goes to one collector), sends each, and records `sent`, `retrying` until
  * core/alerts/schedule.ts nextAttempt, or `failed` after a `fail` or the last try; past a site's
- * rate, first tries wait for a digest (underRate). A collector
+ * rate, first tries wait for a digest (underRate). Every `idleCheckMs` it asks the store whether
+ * anything may alert (a rule, a user's alert mail, an unfinished delivery); until the next time it
+ * asks, a "no" leaves the database alone: a collector without alerts claims nothing every second,
+ * and a rule added meanwhile delivers its first alert at the next check. A collector
  * killed between the commit and the send leaves the row pending: the next start sends it, under
  * the same idempotency key.
  *
@@ -103,8 +111,15 @@ const underRate = async (store: Store, claimed: OutboxRow[], now: number, leaseM
  * await delivery.stop();
  */
 export const startAlertDelivery = (store: Store, options: AlertDeliveryOptions): Periodic => {
-  const { intervalMs = 1000, leaseMs = 120_000, batchSize = 20, now = Date.now, onError = () => {} } = options;
+  const { intervalMs = 1000, idleCheckMs = 30_000, leaseMs = 120_000, batchSize = 20, now = Date.now, onError = () => {} } = options;
+  let checkedAt = -Infinity;
+  let quiet = false;
   const run = async (stopping: AbortSignal) => {
+    if (now() - checkedAt >= idleCheckMs) {
+      quiet = !(await store.alerts.active());
+      checkedAt = now();
+    }
+    if (quiet) return;
     while (!stopping.aborted) {
       const claimed = await store.alerts.claimDue(now(), { limit: batchSize, leaseMs });
       const sending = await underRate(store, claimed, now(), leaseMs);

@@ -122,6 +122,7 @@ export const createPostgresStore = async ({
       vitalP75: alerts.vitalP75,
       raise: alerts.raise,
       pruneOutbox: alerts.pruneOutbox,
+      active: alerts.active,
     },
     sourceMaps: postgresSourceMaps(pool, write),
     retention: postgresRetention(pool),

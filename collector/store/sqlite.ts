@@ -143,6 +143,7 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
       vitalP75: alerts.vitalP75,
       raise: alerts.raise,
       pruneOutbox: alerts.pruneOutbox,
+      active: alerts.active,
     },
     retention: sqliteRetention(db, write),
     visitorSalts: sqliteVisitorSalts(db, write),

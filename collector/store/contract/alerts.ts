@@ -88,6 +88,12 @@ export interface AlertStore {
    * other's rows. Resolves to the rows written.
    */
   raise(raised: readonly RaisedAlert[]): Promise<number>;
+  /**
+   * Whether anything may have alerts to deliver: a rule, a user who opted in to alert mail, or an
+   * outbox row still pending or retrying. Without any, the delivery stops claiming until it checks
+   * again (alerts/startAlertDelivery.ts).
+   */
+  active(): Promise<boolean>;
   /** Deletes up to `limit` sent, failed and digested rows created before `before`: the outbox's retention. Resolves to the rows deleted. */
   pruneOutbox(before: number, options: { limit: number }): Promise<number>;
 }

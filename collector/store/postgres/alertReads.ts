@@ -20,6 +20,8 @@ const BASELINES = `SELECT fingerprint, sum(count) AS baseline FROM error_groups
 const P75 = `SELECT count(*) AS samples, percentile_disc(0.75) WITHIN GROUP (ORDER BY m.value) AS p75
   FROM performance_sessions s JOIN performance_metrics m ON m.session_row = s.id AND m.name = $2
   WHERE s.site_key = $1 AND s.updated_at >= $3 AND m.updated_at >= $3 AND m.updated_at < $4`;
+const ACTIVE = `SELECT EXISTS (SELECT 1 FROM alert_rules) OR EXISTS (SELECT 1 FROM users WHERE alert_email )
+  OR EXISTS (SELECT 1 FROM alert_outbox WHERE status IN ('pending', 'retrying')) AS active`;
 const PRUNE = `DELETE FROM alert_outbox WHERE id IN (
   SELECT id FROM alert_outbox WHERE status IN ('sent', 'failed', 'digested') AND created_at < $1 LIMIT $2)`;
 
@@ -31,7 +33,7 @@ const PRUNE = `DELETE FROM alert_outbox WHERE id IN (
  * const reads = postgresAlertReads(pool);
  * await reads.spikeCounts('shop', { since, until, fromDay, toDay, limit: 100 });
  */
-export const postgresAlertReads = (pool: Pool): Pick<AlertStore, 'claimWaiting' | 'periodicRules' | 'spikeCounts' | 'vitalP75' | 'raise' | 'pruneOutbox'> => ({
+export const postgresAlertReads = (pool: Pool): Pick<AlertStore, 'claimWaiting' | 'periodicRules' | 'spikeCounts' | 'vitalP75' | 'raise' | 'pruneOutbox' | 'active'> => ({
   claimWaiting: async (siteKey, channel, now, { limit, leaseMs }) =>
     (await run<OutboxRowRecord>(pool, CLAIM_WAITING, [now + leaseMs, siteKey, channel, now, limit], 'alert_claim_waiting')).rows
       .map(outboxFromRow)
@@ -55,4 +57,5 @@ export const postgresAlertReads = (pool: Pool): Pick<AlertStore, 'claimWaiting' 
   },
   raise: (raised) => raisePeriodic(pool, raised),
   pruneOutbox: async (before, { limit }) => (await run(pool, PRUNE, [before, limit], 'alert_prune')).rowCount ?? 0,
+  active: async () => (await run<{ active: boolean }>(pool, ACTIVE, [], 'alert_active')).rows[0]!.active,
 });

@@ -16,7 +16,7 @@ import type { Write } from './groupCommit';
 export const sqliteAlertReads = (
   db: Database,
   write: Write,
-): Pick<AlertStore, 'claimWaiting' | 'periodicRules' | 'spikeCounts' | 'vitalP75' | 'pruneOutbox'> => {
+): Pick<AlertStore, 'claimWaiting' | 'periodicRules' | 'spikeCounts' | 'vitalP75' | 'pruneOutbox' | 'active'> => {
   const claimWaiting = db.prepare<[number, string, string, number, number], OutboxRowRecord>(
     `UPDATE alert_outbox SET next_attempt_at = ? WHERE id IN (
        SELECT id FROM alert_outbox WHERE status = 'pending' AND tries = 0 AND rule <> 'digest' AND site_key = ? AND channel = ? AND next_attempt_at <= ?
@@ -41,6 +41,10 @@ export const sqliteAlertReads = (
        WHERE s.site_key = ? AND s.updated_at >= ? AND m.updated_at >= ? AND m.updated_at < ?`,
     )
     .pluck();
+  const active = db.prepare<[], number>(
+    `SELECT EXISTS (SELECT 1 FROM alert_rules) OR EXISTS (SELECT 1 FROM users WHERE alert_email = 1)
+  OR EXISTS (SELECT 1 FROM alert_outbox WHERE status IN ('pending', 'retrying')) AS active`,
+  ).pluck();
   const prune = db.prepare(
     `DELETE FROM alert_outbox WHERE id IN (
        SELECT id FROM alert_outbox WHERE status IN ('sent', 'failed', 'digested') AND created_at < ? LIMIT ?)`,
@@ -60,5 +64,6 @@ export const sqliteAlertReads = (
       return { samples: sorted.length, p75: sorted.length ? sorted[p75Rank(sorted.length)] : undefined };
     },
     pruneOutbox: (before, { limit }) => write(() => prune.run(before, limit).changes),
+    active: async () => active.get() == 1,
   };
 };

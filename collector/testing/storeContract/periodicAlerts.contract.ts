@@ -139,6 +139,24 @@ export const describePeriodicAlertsContract = (test: StoreTest) =>
       expect((await store.alerts.claimDue(now, { limit: 10, leaseMs: 60_000 })).map(({ channel }) => channel.type)).toEqual(Array(4).fill(claimed!.channel.type == 'email' ? 'webhook' : 'email'));
     });
 
+    test('the store is active while a rule, a user with alert mail, or an unfinished delivery exists', async ({ store, seed }) => {
+      expect(await store.alerts.active()).toBe(false);
+      const shop = await seed.addSite([]);
+      const rule = await store.alerts.addRule(shop, { kind: 'new_issue', channels: [WEBHOOK], cooldown_minutes: 60 });
+      expect(await store.alerts.active()).toBe(true);
+      await insertErrors(store, shop, [crash('a')], NOW);
+      await store.alerts.removeRule(shop, rule.id);
+      // No rule now, but a delivery to make.
+      expect(await store.alerts.active()).toBe(true);
+      const [row] = await store.alerts.claimDue(Date.now(), { limit: 1, leaseMs: 0 });
+      await store.alerts.record(row!.id, { status: 'sent' }, Date.now(), undefined);
+      expect(await store.alerts.active()).toBe(false);
+      await store.users.create({ email: 'ops@shop.example', password_hash: 'x' });
+      expect(await store.alerts.active()).toBe(false);
+      await store.alerts.setEmailAlerts('ops@shop.example', true);
+      expect(await store.alerts.active()).toBe(true);
+    });
+
     test('the retention deletes sent, failed and digested rows created before its time, never pending or retrying ones', async ({ store, seed }) => {
       const shop = await seed.addSite([]);
       await store.alerts.addRule(shop, { kind: 'new_issue', channels: [WEBHOOK], cooldown_minutes: 60 });
