@@ -13,6 +13,7 @@
 //   BENCH_ISSUES_REPORTS=1000000  reports seeded for the issues' list (bench/issues.mjs; bench/issuesPostgres.mjs on PostgreSQL)
 //   BENCH_MAPS=20 BENCH_MAP_MB=16  big source maps uploaded for the memory figure (bench/sourceMaps.mjs)
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { activityBench, printActivityBench } from './activity.mjs';
 import { beaconBench } from './beacon.mjs';
 import { cspSuggestionBench } from './cspSuggestion.mjs';
 import { dashboardBench } from './dashboard.mjs';
@@ -48,6 +49,7 @@ const results = {
   retention: await retentionBench({ rows: retentionRows, rate: retentionRate, duration }),
   readsUnderIngest: await readsUnderIngestBench({ reports: readReports, rate: readRate, duration }),
   summary: await summaryBench({ reports }),
+  activity: await activityBench({ reports }),
   issues: await issuesBench(),
   sourceMaps: await sourceMapsBench({ maps: Number(process.env.BENCH_MAPS || 20), mapMb: Number(process.env.BENCH_MAP_MB || 16) }),
   issuesPostgres: await issuesPostgresBench(),
@@ -136,6 +138,7 @@ console.table({
     'load average': dashboard.loadAverage,
   },
 });
+printActivityBench(results.activity);
 printIssuesBench(results.issues);
 printSourceMapsBench(results.sourceMaps);
 printIssueFigures('PostgreSQL', results.issuesPostgres);
