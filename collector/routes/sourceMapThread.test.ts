@@ -89,7 +89,7 @@ describe('source maps are parsed off the HTTP thread (docs/source-maps.md, "Limi
       body: JSON.stringify({ error_type: 'javascript_error', error_message: 'x', stack, release: '1.0' }),
     });
     expect(report.status).toBe(202);
-    const [{ fingerprint }] = (await collector.stored('errors', site)) as Array<{ fingerprint: string }>;
+    const { fingerprint } = ((await collector.stored('errors', site)) as Array<{ fingerprint: string }>)[0]!;
     const events = () => fetch(`${url}/api/v1/sites/${site}/issues/${fingerprint}/events`, { headers: { authorization: `Bearer ${key}` } });
     // The upload left the map parsed on the thread: ended, the thread takes its cache with it.
     await thread().stop();
