@@ -76,7 +76,8 @@ export interface ResourceOf {
 export const resourceOf = async (store: IssueReads, siteKey: string, issue: IssueState): Promise<ResourceOf> => {
   if (issue.error_type != 'resource_error') return { sourceUrl: undefined, cspViolation: null };
   const latest = await store.errors.latest(siteKey, issue.fingerprint);
-  if (!latest) return { sourceUrl: undefined, cspViolation: null };
+  // No URL or no page: no violation could name it, nothing more to read.
+  if (!latest?.source_url || !latest.page_url) return { sourceUrl: latest?.source_url, cspViolation: null };
   const at = Date.parse(latest.received_at);
   const { data } = await store.csp.list(siteKey, { since: at - COPY_WINDOW_MS, limit: VIOLATIONS_READ });
   const violations = data.map((report) => ({ ...report, report_type: report.report_type ?? '', received_at: Date.parse(report.received_at) }));
