@@ -49,6 +49,9 @@ test('24 hours hourly beside the previous 24; bots left out counted and included
   ]);
 
   await signInWithForm(page, collector.url, 'owner@shop.example', password);
+  // The sites list: each last-24-hours figure with its change on the 24 hours before (none then: new).
+  await expect(page.getByTestId('errors-24h-change')).toHaveText('(new on the previous 24 hours)');
+  await expect(page.getByTestId('page_views-24h-change')).toHaveText('(no change on the previous 24 hours)');
   await page.goto(`${collector.url}/sites/${shop}?range=24h`);
   // The totals, each beside the previous 24 hours (nothing then: this site is new). The site's
   // activity counts every report stored, bots' too, as the other views do (docs/issues.md, "The list at a million reports").
