@@ -30,7 +30,7 @@ export const summaryBench = async ({ reports = 1_000_000, calls = 20 } = {}) => 
         };
       });
       // Spread over 30 days, so `since` has something to cut.
-      await store.errors.insert(site.site_key, rows.map(newErrorReport), { received_at: now - Math.floor(((reports - offset) / reports) * 30 * day) });
+      await store.errors.insert(site.site_key, rows.map((row) => newErrorReport(row)), { received_at: now - Math.floor(((reports - offset) / reports) * 30 * day) });
     }
     const cspRows = Array.from({ length: 50_000 }, (_, n) => ({
       report_type: 'csp-violation',

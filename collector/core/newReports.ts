@@ -9,15 +9,16 @@ import type { CspReport, ErrorReport, NewCspReport, NewErrorReport } from './rec
  * its fingerprint of that message (fingerprint.ts), so one throw is one group in every browser.
  * Both schema paths (schemas/errorReport.ts and its fast path) reach the store through here.
  * `original`: where the stack's first in-app frame is in the source, when the release's map says
- * so (docs/grouping.md, "Across releases").
+ * so (docs/grouping.md, "Across releases"). Anything else in its place (an array's index, when a
+ * JavaScript caller passes this function to `map` as it is) is no position and ignored.
  *
  * @example
- * store.errors.insert(siteKey, reports.map(newErrorReport), context);
+ * store.errors.insert(siteKey, reports.map((report) => newErrorReport(report)), context);
  */
 export const newErrorReport = (report: ErrorReport, original?: { source: string; line: number } | null): NewErrorReport => {
   // One copy per report on the ingest path: the message is set on the copy that carries the fingerprint.
   const stored = { ...report, error_message: engineNeutralMessage(report), fingerprint: '' };
-  stored.fingerprint = fingerprintOf(stored, original);
+  stored.fingerprint = fingerprintOf(stored, typeof original == 'object' ? original : null);
   return stored;
 };
 
