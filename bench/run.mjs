@@ -12,6 +12,8 @@
 //   BENCH_READS_RATE=200       requests/s of site B's ingest meanwhile
 //   BENCH_ISSUES_REPORTS=1000000  reports seeded for the issues' list (bench/issues.mjs; bench/issuesPostgres.mjs on PostgreSQL)
 //   BENCH_MAPS=20 BENCH_MAP_MB=16  big source maps uploaded for the memory figure (bench/sourceMaps.mjs)
+//   BENCH_ALERTS_REPORTS=200000 BENCH_ALERTS_SAMPLES=100000  what the periodic alert rules read (bench/alerts.mjs)
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { activityBench, printActivityBench } from './activity.mjs';
 import { beaconBench } from './beacon.mjs';
@@ -142,6 +144,9 @@ printActivityBench(results.activity);
 printIssuesBench(results.issues);
 printSourceMapsBench(results.sourceMaps);
 printIssueFigures('PostgreSQL', results.issuesPostgres);
+// What serve's periodic alert rules read each minute: a script of its own (it prints its figures).
+console.log();
+spawnSync(process.execPath, [new URL('./alerts.mjs', import.meta.url).pathname], { stdio: 'inherit' });
 
 console.log('\nThe performance goals (README, "Performance goals")');
 console.table(goalRows(results));
