@@ -81,9 +81,10 @@ export const issueFastListQuery = (dialect: Dialect, siteKey: string, options: I
   if (after) terms.push(`(${sort} < ${param(after.key)} OR (${sort} = ${param(after.key)} AND i.fingerprint ${collate} > ${param(after.id)}))`);
   // PostgreSQL estimates the per-day rows of a value far below their number (their field, value and
   // md5 agree, which it multiplies as if independent) and would then scan the issues once per row
-  // of the sums: each issue is found by its key instead.
+  // of the sums: each issue is found by its key instead (LIMIT 1, one row by the key, keeps the
+  // planner from folding the lookup back into that join).
   const join = dialect == 'postgres'
-    ? `JOIN LATERAL (SELECT * FROM issues WHERE site_key = ${site} AND fingerprint = hits.fingerprint) i ON ${terms.join(' AND ') || 'true'}`
+    ? `JOIN LATERAL (SELECT * FROM issues WHERE site_key = ${site} AND fingerprint = hits.fingerprint LIMIT 1) i ON ${terms.join(' AND ') || 'true'}`
     : `JOIN issues i ON ${[`i.site_key = ${site}`, 'i.fingerprint = hits.fingerprint', ...terms].join(' AND ')}`;
   const text = `WITH parts (fingerprint, reports, occurrences, visitors) AS (${parts.join(' UNION ALL ')}),
     hits AS (SELECT fingerprint, SUM(reports) AS reports, SUM(occurrences) AS occurrences, SUM(visitors) AS visitors
