@@ -1,8 +1,8 @@
 // What serve's periodic alert rules read each minute (docs/alerts.md, "Spikes", "Poor vitals"), on
 // a SQLite file seeded in bulk: one site's reports over the last 24 hours (2,000 fingerprints on a
 // Zipf curve) and performance samples; the store's spikeCounts for a 10-minute and a 1,440-minute
-// window, and vitalP75 over 24 hours. Median wall time of `calls` calls; the reads run on the
-// collector's main thread, so this is time the event loop is held each minute per rule.
+// window, and vitalP75 over 24 hours. Median wall time of `calls` calls; in serve the reads run on
+// the SQLite reader thread, so this is the reader's time each minute per rule.
 //   BENCH_ALERTS_REPORTS=200000   reports seeded
 //   BENCH_ALERTS_SAMPLES=100000   LCP samples seeded
 //   BENCH_DIST=../dist            the build to measure (a directory relative to this file)

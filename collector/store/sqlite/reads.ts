@@ -1,8 +1,10 @@
 import type { Database } from 'better-sqlite3';
+import type { AlertStore } from '../contract/alerts';
 import type { CspReportStore } from '../contract/cspReports';
 import type { ErrorReportStore } from '../contract/errorReports';
 import type { PerformanceSessionStore } from '../contract/performanceSessions';
 import type { IssueStore } from '../contract/issues';
+import { sqliteAlertReads } from './alertReads';
 import { sqliteIssueReads } from './issues';
 import { sqlitePerformance } from './performance';
 import { sqlitePerformanceReads } from './performanceReads';
@@ -16,6 +18,9 @@ export const READ_METHODS = {
   csp: ['list', 'groups', 'evidence', 'daily', 'hourly'],
   performance: ['list', 'metricCounts', 'daily', 'hourly', 'metricDaily', 'metricCountsWithDays', 'pages'],
   issues: ['list', 'get', 'events', 'tags', 'trends', 'botReports'],
+  // What serve's periodic alert rules read each minute (docs/alerts.md, "Spikes", "Poor vitals"):
+  // a day of a busy site's reports, which must not hold the HTTP thread either.
+  alerts: ['spikeCounts', 'vitalP75'],
 } as const;
 
 type Methods = typeof READ_METHODS;
@@ -41,6 +46,7 @@ export const sqliteReads = (db: Database) => {
   const performance = sqlitePerformance(db, noWrites);
   const performanceReads = sqlitePerformanceReads(db);
   const issues = sqliteIssueReads(db);
+  const alerts = sqliteAlertReads(db, () => Promise.reject(new Error('the SQLite reader does not write')));
   return {
     errors: {
       list: reports.errors.list,
@@ -76,6 +82,10 @@ export const sqliteReads = (db: Database) => {
       trends: issues.trends,
       botReports: issues.botReports,
     } satisfies Pick<IssueStore, Methods['issues'][number]>,
+    alerts: {
+      spikeCounts: alerts.spikeCounts,
+      vitalP75: alerts.vitalP75,
+    } satisfies Pick<AlertStore, Methods['alerts'][number]>,
   };
 };
 
