@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { parseMime, startSmtpReceiver } from '../collector/alerts/testing/smtpReceiver';
 import { startWebhookReceiver } from '../collector/alerts/testing/webhookReceiver';
 import { runCli, spawnCollector } from '../collector/testing/spawnCollector';
-import { signInWithForm } from './dashboardKit';
+import { atBothWidths, signInWithForm } from './dashboardKit';
 
 // A site's owner manages its alerts on the dashboard (docs/alerts.md, "The API" and "Sending a test"):
 // a real `serve` with --smtp-url pointing at a real SMTP server this spec starts and
@@ -18,18 +18,6 @@ const SHOTS = fileURLToPath(new URL('../test-results/dashboard-alerts/', import.
 const SECRET = 'dashboard-hook-secret';
 // A site name that is markup: the page must show it as text.
 const HOSTILE_NAME = 'Shop <img src=x onerror="window.__pwned=1">';
-
-/** Full-page screenshots at 1440 and 390 px; at neither does the page scroll sideways. */
-const atBothWidths = async (page: Page, name: string) => {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(200);
-    await page.screenshot({ path: `${SHOTS}${name}-${width}.png`, fullPage: true });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(width);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-};
 
 test('alerts page: add an email rule and a signed webhook, send a test of each, see both deliveries; the mail and the verified webhook arrived; a failed test says why; remove', async ({ page }) => {
   const smtp = await startSmtpReceiver({ user: 'alerts', pass: 'smtp-pass' });
@@ -123,7 +111,7 @@ test('alerts page: add an email rule and a signed webhook, send a test of each, 
     expect(hook.requests).toHaveLength(1);
     expect(hook.requests[0]).toMatchObject({ verified: true, body: { kind: 'regression', test: true, site: { key: site }, url: `${collector.url}/sites/${site}` } });
 
-    await atBothWidths(page, 'alerts');
+    await atBothWidths(page, SHOTS, 'alerts');
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 
     // Remove the email rule.

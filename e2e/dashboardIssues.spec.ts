@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
-import { BROWSER_USER_AGENT, signInWithForm } from './dashboardKit';
+import { atBothWidths, BROWSER_USER_AGENT, signInWithForm } from './dashboardKit';
 import { expect, test, type Collector } from './fixtures';
 
 // The site owner works through a site's issues (docs/dashboard.md, "Issues"; docs/issues.md).
@@ -28,18 +26,6 @@ const report = (message: string, extra: Record<string, unknown> = {}) => ({
 const send = async (collector: Collector, siteKey: string, userAgent: string, reports: unknown[]) => {
   const response = await fetch(`${collector.url}/api/error-reports/${siteKey}`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': userAgent }, body: JSON.stringify(reports) });
   expect(response.status, await response.clone().text()).toBeLessThan(300);
-};
-
-/** Full-page screenshots at 1440 and 390 px; at neither does the page scroll sideways. */
-const atBothWidths = async (page: Page, name: string) => {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(200);
-    await page.screenshot({ path: `${SHOTS}${name}-${width}.png`, fullPage: true });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(width);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
 };
 
 test('issues: page 2 by cursor, search, filter by OS kept across an issue and back, resolve, a new occurrence regresses it, resolve in a release, ignore, unresolve', async ({ page, collector }) => {
@@ -81,14 +67,14 @@ test('issues: page 2 by cursor, search, filter by OS kept across an issue and ba
   await page.setViewportSize({ width: 1440, height: 900 });
   expect(await table.evaluate((element) => element.parentElement!.scrollWidth - element.parentElement!.clientWidth)).toBeLessThanOrEqual(0);
   const first = await rows.evaluateAll((each) => each.map((tr) => tr.getAttribute('data-fingerprint')));
-  await atBothWidths(page, 'list');
+  await atBothWidths(page, SHOTS, 'list');
   await page.getByRole('link', { name: 'Next page →' }).click();
   await expect(page).toHaveURL(/[?&]cursor=/);
   await expect(rows).toHaveCount(7);
   await expect(page.getByTestId('issues-page')).toHaveText('Page 2');
   const second = await rows.evaluateAll((each) => each.map((tr) => tr.getAttribute('data-fingerprint')));
   expect(new Set([...first, ...second]).size).toBe(32);
-  await atBothWidths(page, 'page-2');
+  await atBothWidths(page, SHOTS, 'page-2');
   await page.getByRole('link', { name: '← Previous' }).click();
   await expect(page.getByTestId('issues-page')).toHaveText('Page 1');
   await expect(rows).toHaveCount(25);
@@ -99,7 +85,7 @@ test('issues: page 2 by cursor, search, filter by OS kept across an issue and ba
   await expect(page).toHaveURL(/[?&]q=checkout/);
   await expect(rows).toHaveCount(1);
   await expect(row('TypeError: checkout failed')).toBeVisible();
-  await atBothWidths(page, 'search');
+  await atBothWidths(page, SHOTS, 'search');
 
   // Filter by OS: only what Android sent.
   await page.getByLabel('Search', { exact: true }).fill('');
@@ -109,7 +95,7 @@ test('issues: page 2 by cursor, search, filter by OS kept across an issue and ba
   await expect(rows).toHaveCount(3);
   await expect(row('TypeError: menu broken')).toBeVisible();
   await expect(table).not.toContainText('checkout failed');
-  await atBothWidths(page, 'filter-os');
+  await atBothWidths(page, SHOTS, 'filter-os');
 
   // An issue keeps the list's query, and the back button restores the filtered list.
   await page.getByRole('link', { name: 'TypeError: menu broken', exact: true }).click();
@@ -131,14 +117,14 @@ test('issues: page 2 by cursor, search, filter by OS kept across an issue and ba
   await expect(page.getByLabel('Search', { exact: true })).toHaveValue('checkout');
   await expect(row('TypeError: checkout failed')).toBeVisible();
   await expect(row('TypeError: checkout failed').getByTestId('badge-regressed')).toHaveCount(0);
-  await atBothWidths(page, 'resolved');
+  await atBothWidths(page, SHOTS, 'resolved');
 
   // A new occurrence, from a later release: back in Unresolved, regressed.
   await send(collector, shop, WINDOWS, [report('checkout failed', { release: '1.1', session_id: 's-again' })]);
   await page.getByRole('link', { name: 'Unresolved', exact: true }).click();
   await expect(row('TypeError: checkout failed').getByTestId('badge-regressed')).toHaveText('Regressed');
   await expect(row('TypeError: checkout failed').getByTestId('count')).toHaveText('2');
-  await atBothWidths(page, 'regressed');
+  await atBothWidths(page, SHOTS, 'regressed');
 
   // The issue page: its status, events and breakdowns; resolve in a release, ignore, unresolve.
   await row('TypeError: checkout failed').getByRole('link', { name: 'TypeError: checkout failed' }).click();
@@ -152,7 +138,7 @@ test('issues: page 2 by cursor, search, filter by OS kept across an issue and ba
   await page.getByLabel('In release (optional)').fill('1.1');
   await page.getByRole('button', { name: 'Resolve', exact: true }).click();
   await expect(page.getByTestId('issue-status')).toHaveText('Resolved · in release 1.1: an occurrence from a later release brings it back');
-  await atBothWidths(page, 'issue');
+  await atBothWidths(page, SHOTS, 'issue');
   const stored = async () => (await (await page.request.get(`${collector.url}/api/v1/sites/${shop}/issues/${checkout!.fingerprint}`)).json()) as { status: string; resolved_in: string | null; ignore_until_count: number | null };
   expect(await stored()).toMatchObject({ status: 'resolved', resolved_in: '1.1' });
   await page.getByLabel('Until this many more occurrences (optional)').fill('5');
@@ -164,7 +150,7 @@ test('issues: page 2 by cursor, search, filter by OS kept across an issue and ba
   // Over 24 hours the trend is hourly.
   await page.getByRole('link', { name: 'Last 24 hours' }).click();
   await expect(page.getByRole('img', { name: /^Occurrences per hour \(UTC\)/ })).toBeVisible();
-  await atBothWidths(page, 'issue-24h');
+  await atBothWidths(page, SHOTS, 'issue-24h');
 
   expect(await page.evaluate(() => (window as { __violations?: string[] }).__violations)).toEqual([]);
   expect(consoleErrors).toEqual([]);

@@ -24,6 +24,21 @@ export const screenshots = async (page: Page, name: string) => {
   await page.setViewportSize({ width: 1280, height: 900 });
 };
 
+/**
+ * Full-page screenshots at 1440 and 390 px into `folder` (NAME-WIDTH.png, kept after the run); at
+ * neither does the page scroll sideways.
+ */
+export const atBothWidths = async (page: Page, folder: string, name: string) => {
+  mkdirSync(folder, { recursive: true });
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: `${folder}${name}-${width}.png`, fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(width);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+};
+
 /** Signs in through the form, as a person does. */
 export const signInWithForm = async (page: Page, url: string, email: string, password: string) => {
   await page.goto(`${url}/`);

@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { Page } from '@playwright/test';
 import { CLI } from '../collector/testing/spawnCollector';
-import { ingest, signInWithForm } from './dashboardKit';
+import { atBothWidths, ingest, signInWithForm } from './dashboardKit';
 import { expect, test } from './fixtures';
 import { buildShopApp, SHOP_PAGE_SCRIPT, sourcePosition } from './stackApp/buildShopApp';
 
@@ -19,18 +18,6 @@ const run = promisify(execFile);
 const SHOTS = fileURLToPath(new URL('../test-results/dashboard-stacks/', import.meta.url));
 const RELEASE = '2.0.0';
 const HOSTILE = { script: '<script>window.pwned = 1</script>', img: '<img src="x" onerror="window.pwned = 2">' };
-
-/** Full-page screenshots at 1440 and 390 px; at neither does the page scroll sideways. */
-const atBothWidths = async (page: Page, name: string) => {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(200);
-    await page.screenshot({ path: `${SHOTS}${name}-${width}.png`, fullPage: true });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(width);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-};
 
 test("the issue page shows a minified app's stack in the source's words: the site's frames with their lines, libraries folded, the raw stack behind a click, the source's markup as text", async ({ page, collector, pages }) => {
   const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-stacks-'));
@@ -96,14 +83,14 @@ test("the issue page shows a minified app's stack in the source's words: the sit
     // The raw stack, as the browser wrote it, one click away.
     const raw = view.locator('details.raw pre.stack');
     await expect(raw).toBeHidden();
-    await atBothWidths(page, 'issue-stack');
+    await atBothWidths(page, SHOTS, 'issue-stack');
 
     await library.locator('summary').click();
     await expect(library.locator('.frame-head')).toHaveText([/^applyStep vendor\/steps\.js:\d+:\d+$/, /^runSteps vendor\/steps\.js:\d+:\d+$/]);
     await view.getByText('Raw stack', { exact: true }).click();
     await expect(raw).toBeVisible();
     await expect(raw).toHaveText(stack);
-    await atBothWidths(page, 'issue-stack-unfolded');
+    await atBothWidths(page, SHOTS, 'issue-stack-unfolded');
 
     expect(await page.evaluate(() => (window as { violations?: string[] }).violations)).toEqual([]);
     expect(consoleErrors).toEqual([]);
