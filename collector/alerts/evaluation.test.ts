@@ -2,6 +2,7 @@
 // collector on a real SQLite file, serve's evaluation writing the outbox, the delivery posting to a
 // real webhook receiver on 127.0.0.1.
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { spikeRanges } from '../core/alerts/periodic';
 import { fingerprintOf } from '../core/fingerprint';
 import { newErrorReport } from '../core/newReports';
 import { createTestCollector } from '../testing/testCollector';
@@ -79,9 +80,11 @@ test("a spike by factor: three times the issue's usual rate over the last seven 
     await collector.store.errors.insert(site, [newErrorReport({ ...CRASH, count: 1008 })], { received_at: now - day * DAY });
   }
   await collector.store.alerts.addRule(site, { kind: 'spike', channels: [channel()], cooldown_minutes: 60, window_minutes: 10, factor: 3 });
-  await report(20);
+  expect((await report(20)).status).toBe(202);
   expect(await evaluateAlerts(collector.store, Date.now(), {})).toBe(0);
-  await report(1);
+  expect((await report(1)).status).toBe(202);
+  const [counted] = await collector.store.alerts.spikeCounts(site, { ...spikeRanges(10, Date.now()), limit: 10 });
+  expect(counted, 'the window and the baseline as the evaluation reads them').toMatchObject({ occurrences: 21, baseline: 7 * 1008 });
   expect(await evaluateAlerts(collector.store, Date.now(), {})).toBe(1);
   // The next window, within the hour's cooldown: nothing.
   expect(await evaluateAlerts(collector.store, Date.now() + 10 * 60_000, {})).toBe(0);

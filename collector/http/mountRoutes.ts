@@ -85,8 +85,8 @@ const handlerOf = (route: Route, deps: Deps) => async (event: H3Event) => {
 
 /**
  * Mounts the route table on the app: each route's handler behind its authentication and its
- * validated query and body; HEAD falls back to the GET route (h3 does that where no HEAD route
- * is declared, so no GET work is needed for a route that declares a cheaper HEAD); every other
+ * validated query and body; HEAD is the GET route's where no HEAD route is declared (as h3's own
+ * fallback, but registered, so that it wins over a parameter's 405; a route may declare a cheaper HEAD); every other
  * method answers 405 with `Allow` (without this h3 would answer 404). With `metrics`, the answers
  * of a route that declares a `metric` are counted (http/metrics.ts). A route that declares
  * `heavyRead` is bounded per caller (http/readSlots.ts; `readSlots`, one per collector by default).
@@ -103,7 +103,11 @@ export const mountRoutes = (
 ) => {
   const byPath = new Map<string, Route[]>();
   for (const route of routes) {
-    app.on(route.method, route.path, countAnswers(route, deps.metrics, handlerOf(route, { ...deps, readSlots })));
+    const handler = countAnswers(route, deps.metrics, handlerOf(route, { ...deps, readSlots }));
+    app.on(route.method, route.path, handler);
+    // HEAD named for each GET, as h3's fallback would take it: a path's own HEAD is found before
+    // the 405 of a path with a parameter in its place (GET /alerts/deliveries beside DELETE /alerts/{id}).
+    if (route.method == 'GET' && !routes.some((other) => other.path == route.path && other.method == 'HEAD')) app.on('HEAD', route.path, handler);
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   }
   for (const [path, pathRoutes] of byPath) {
