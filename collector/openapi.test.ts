@@ -4,10 +4,13 @@ import { createTestCollector } from './testing/testCollector';
 const collector = createTestCollector();
 afterAll(() => collector.close());
 
-/** Every operation the app serves: method and path in OpenAPI's form; the 405 refusals of other methods are not operations. */
+/**
+ * Every operation the app serves: method and path in OpenAPI's form; the 405 refusals of other
+ * methods are not operations, nor the HEAD each GET answers (OpenAPI lists the GET alone).
+ */
 const registeredOperations = () =>
-  (collector.app as unknown as { '~routes': Array<{ route?: string; method?: string; meta?: { methodNotAllowed?: boolean } }> })['~routes']
-    .filter((route) => route.method && route.route && !route.meta?.methodNotAllowed)
+  (collector.app as unknown as { '~routes': Array<{ route?: string; method?: string; meta?: { methodNotAllowed?: boolean; headOfGet?: boolean } }> })['~routes']
+    .filter((route) => route.method && route.route && !route.meta?.methodNotAllowed && !route.meta?.headOfGet)
     .map((route) => `${route.method!.toLowerCase()} ${route.route!.replace(/:(\w+)/g, '{$1}')}`)
     .sort();
 

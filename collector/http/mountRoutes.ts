@@ -107,7 +107,7 @@ export const mountRoutes = (
     app.on(route.method, route.path, handler);
     // HEAD named for each GET, as h3's fallback would take it: a path's own HEAD is found before
     // the 405 of a path with a parameter in its place (GET /alerts/deliveries beside DELETE /alerts/{id}).
-    if (route.method == 'GET' && !routes.some((other) => other.path == route.path && other.method == 'HEAD')) app.on('HEAD', route.path, handler);
+    if (route.method == 'GET' && !routes.some((other) => other.path == route.path && other.method == 'HEAD')) app.on('HEAD', route.path, handler, { meta: { headOfGet: true } });
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   }
   for (const [path, pathRoutes] of byPath) {
