@@ -1,5 +1,5 @@
-import { describe, expect, test } from 'vitest';
-import { decimalsOf, formatNumber, metricValue, percent } from './format';
+import { describe, expect, test, vi } from 'vitest';
+import { decimalsOf, formatNumber, metricValue, percent, sinceOf } from './format';
 
 describe('formatNumber: the one way the dashboard writes a number', () => {
   test('groups thousands with a comma, whatever the size', () => {
@@ -44,4 +44,17 @@ describe('every figure goes through formatNumber', () => {
     expect(decimalsOf(0.25)).toBe(2);
     expect(decimalsOf(0.005)).toBe(3);
   });
+});
+
+test("a page's ranges end where it was opened: the same since on both sides of a minute's end", () => {
+  vi.useFakeTimers();
+  try {
+    vi.setSystemTime(Date.UTC(2026, 10, 28, 0, 24, 59, 700));
+    const first = sinceOf('24h');
+    vi.setSystemTime(Date.UTC(2026, 10, 28, 0, 25, 0, 500));
+    expect(sinceOf('24h')).toBe(first);
+    expect(sinceOf('7d') < first).toBe(true);
+  } finally {
+    vi.useRealTimers();
+  }
 });

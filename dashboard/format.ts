@@ -52,8 +52,16 @@ export const rangeOf = (search: string): Range => {
   return value && value in RANGES ? (value as Range) : '7d';
 };
 
+let openedAt: number | undefined;
+/**
+ * When this page was opened (its first range asked): each page is a page load (links, not
+ * client-side routing), and its ranges end there, so that the boot script's early reads and the
+ * app's ask the same `since` even when a minute ends between the two (early.ts takes a read by its path).
+ */
+const pageOpenedAt = () => (openedAt ??= Date.now());
+
 /** `since=ISO` for a range, rounded down to the minute so that reloads within one minute read the same. */
-export const sinceOf = (range: Range) => new Date(Math.floor((Date.now() - RANGES[range]) / 60_000) * 60_000).toISOString();
+export const sinceOf = (range: Range) => new Date(Math.floor((pageOpenedAt() - RANGES[range]) / 60_000) * 60_000).toISOString();
 
 /** A path segment from stored data, encoded: a site key or fingerprint never becomes markup or another path. */
 export const segment = (value: string) => encodeURIComponent(value);
