@@ -11,20 +11,12 @@ import { sendWebhook } from './sendWebhook';
 import { startAlertDelivery, type AlertDeliveryOptions } from './startAlertDelivery';
 import { parseMime, startSmtpReceiver } from './testing/smtpReceiver';
 import { startWebhookReceiver } from './testing/webhookReceiver';
+import { until } from '../testing/until';
 
 const SHOP = 'https://shop.example';
 const SECRET = 'hook-secret';
 const CRASH = { error_type: 'javascript_error', error_name: 'TypeError', error_message: 'cart is undefined' };
 const SMTP_USER = { user: 'alerts', pass: 'pw' };
-
-/** Polls `check` until it holds, for at most `ms`: what the delivery does happens on its own timer. */
-const until = async (check: () => boolean | Promise<boolean>, ms = 5000) => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${check.toString()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 let collector: ReturnType<typeof createTestCollector>;
 let site: string;

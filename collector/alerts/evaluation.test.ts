@@ -10,20 +10,13 @@ import { evaluateAlerts } from './startAlertEvaluation';
 import { startAlertDelivery } from './startAlertDelivery';
 import { OUTBOX_RETENTION_DAYS, startOutboxRetention } from './startOutboxRetention';
 import { startWebhookReceiver } from './testing/webhookReceiver';
+import { until } from '../testing/until';
 
 const SHOP = 'https://shop.example';
 const SECRET = 'hook-secret';
 const CRASH = { error_type: 'javascript_error', error_name: 'TypeError', error_message: 'cart is undefined' };
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-
-const until = async (check: () => boolean | Promise<boolean>, ms = 5000) => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${check.toString()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 let collector: ReturnType<typeof createTestCollector>;
 let site: string;

@@ -12,6 +12,7 @@ import { openStore } from '../store/openStore';
 import { spawnCollector, type CollectorProcess } from '../testing/spawnCollector';
 import { usePostgresDatabase } from '../testing/testDatabase';
 import { startWebhookReceiver } from './testing/webhookReceiver';
+import { until } from '../testing/until';
 
 const SHOP = 'https://shop.example';
 const SECRET = 'hook-secret';
@@ -20,15 +21,6 @@ const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** Polls `check` until it holds, for at most `ms`: the collectors deliver on their own timers. */
-const until = async (check: () => boolean | Promise<boolean>, ms: number) => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${check.toString()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 const databases: Record<string, () => Promise<string>> = {
   SQLite: async () => {

@@ -9,20 +9,13 @@ import { seedStore } from '../testing/seed';
 import { usePostgresDatabase } from '../testing/testDatabase';
 import { startAlertDelivery } from './startAlertDelivery';
 import { startWebhookReceiver } from './testing/webhookReceiver';
+import { until } from '../testing/until';
 
 const database = usePostgresDatabase('alerts');
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 test('three collectors delivering one outbox send each row once', async () => {
   const { url, drop } = await database.schema('alerts');
@@ -46,7 +39,7 @@ test('three collectors delivering one outbox send each row once', async () => {
   }
   const deliveries: Periodic[] = stores.map((store) => startAlertDelivery(store, { publicUrl: () => 'https://beacon.shop.example', webhooks: { allowPrivate: true }, intervalMs: 50 }));
   cleanups.push(() => Promise.all(deliveries.map((delivery) => delivery.stop())));
-  await until(async () => (await stores[0]!.alerts.deliveries(site, { limit: 100 })).every(({ status }) => status == 'sent' || status == 'digested'));
+  await until(async () => (await stores[0]!.alerts.deliveries(site, { limit: 100 })).every(({ status }) => status == 'sent' || status == 'digested'), 10_000);
   const rows = await stores[0]!.alerts.deliveries(site, { limit: 100 });
   const sent = rows.filter(({ status }) => status == 'sent').map(({ id }) => id).sort();
   expect(hook.requests.map(({ delivery }) => delivery).sort()).toEqual(sent);
