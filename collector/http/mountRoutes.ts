@@ -28,8 +28,8 @@ const handle = async (route: Route, deps: Deps, event: H3Event) => {
   const caller = await authenticate(route.auth, event, deps, { ownOrigin: route.ownOrigin });
   const identity = route.heavyRead ? callerOf(caller) : undefined;
   if (identity === undefined) return await handleAs(route, event, caller, deps);
-  // A heavy read holds its caller's slot until its answer is made (http/readSlots.ts).
-  const release = deps.readSlots.take(identity);
+  // A heavy read holds its caller's slot until its answer is made, or waits a little for one (http/readSlots.ts).
+  const release = await deps.readSlots.take(identity, event.req.signal);
   try {
     return await handleAs(route, event, caller, deps);
   } finally {
