@@ -14,6 +14,7 @@ import { openStore } from './store/openStore';
 import { startRetention } from './store/startRetention';
 import { StoreUnavailableError } from './store/storeUnavailableError';
 import { startPostgresServer, type PostgresServer } from './testing/postgresServer.mjs';
+import { until as untilHolds } from './testing/until';
 
 let server: PostgresServer;
 beforeAll(async () => {
@@ -67,13 +68,7 @@ const startCollector = async () => {
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const until = async (what: string, condition: () => boolean | Promise<boolean>, ms = 20_000) => {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await sleep(20);
-  }
-};
+const until = (what: string, condition: () => boolean | Promise<boolean>, ms = 20_000) => untilHolds(condition, { what, ms, everyMs: 20 });
 
 /**
  * Error reports from a few workers, one at a time each, each with a message of its own, until

@@ -12,6 +12,7 @@ import type { Store } from './store/contract';
 import { openStore } from './store/openStore';
 import { spawnCollector, type CollectorProcess } from './testing/spawnCollector';
 import { usePostgresDatabase, type TestDatabase } from './testing/testDatabase';
+import { until as untilHolds } from './testing/until';
 
 const database = usePostgresDatabase('scale_out_management');
 let schema: TestDatabase;
@@ -118,13 +119,7 @@ test('the WordPress plugin registering while its site is being rotated elsewhere
     );
     return rows[0]!.waiting > 0;
   };
-  const until = async (lock: 'relation' | 'transactionid') => {
-    const deadline = Date.now() + 10_000;
-    while (!(await someoneWaits(lock))) {
-      if (Date.now() > deadline) throw new Error(`nothing waits for a ${lock} lock`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
+  const until = (lock: 'relation' | 'transactionid') => untilHolds(() => someoneWaits(lock), { what: `something waiting for a ${lock} lock`, ms: 10_000, everyMs: 20 });
   try {
     await holder.query('BEGIN');
     await holder.query('LOCK TABLE csp_projects IN SHARE MODE');

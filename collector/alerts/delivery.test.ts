@@ -156,7 +156,7 @@ test('500 new issues in a minute: the first 10 alerts and one digest counting th
   }
   const every = async () => (await collector.store.alerts.deliveries(site, { limit: 1000 })).map(({ status }) => `webhook:${status}`);
   const delivery = deliver();
-  await until(async () => (await every()).filter((status) => status == 'webhook:sent').length == 11, 15_000);
+  await until(async () => (await every()).filter((status) => status == 'webhook:sent').length == 11, { ms: 15_000 });
   // A few runs more: nothing else goes.
   await delivery.idle();
   await new Promise((resolve) => setTimeout(resolve, 500));

@@ -57,7 +57,7 @@ test.each(Object.keys(databases))('%s: a collector SIGKILLed after the commit, b
   });
   expect(response.status).toBe(202);
   // Stored with its alert's row; the first try refused (the receiver is down): retried 30 s later.
-  await until(async () => (await store.alerts.deliveries(site, { limit: 10 })).some(({ status }) => status == 'retrying'), 10_000);
+  await until(async () => (await store.alerts.deliveries(site, { limit: 10 })).some(({ status }) => status == 'retrying'), { ms: 10_000 });
   expect(await first.stop('SIGKILL')).toBeNull();
   expect(first.child.signalCode).toBe('SIGKILL');
   const [row] = await store.alerts.deliveries(site, { limit: 10 });
@@ -67,8 +67,8 @@ test.each(Object.keys(databases))('%s: a collector SIGKILLed after the commit, b
   cleanups.push(hook.close);
   const second = await spawnCollector({ db, args });
   cleanups.push(() => second.stop());
-  await until(() => hook.requests.length > 0, 45_000);
-  await until(async () => (await store.alerts.deliveries(site, { limit: 10 }))[0]!.status == 'sent', 10_000);
+  await until(() => hook.requests.length > 0, { ms: 45_000 });
+  await until(async () => (await store.alerts.deliveries(site, { limit: 10 }))[0]!.status == 'sent', { ms: 10_000 });
   expect(hook.requests).toHaveLength(1);
   expect(hook.requests[0]).toMatchObject({ delivery: row!.id, verified: true, body: { id: row!.id, kind: 'new_issue', issue: { title: 'TypeError: cart is undefined' } } });
   expect((await store.alerts.deliveries(site, { limit: 10 })).map(({ id, status, tries }) => ({ id, status, tries }))).toEqual([{ id: row!.id, status: 'sent', tries: 2 }]);

@@ -39,7 +39,7 @@ test('three collectors delivering one outbox send each row once', async () => {
   }
   const deliveries: Periodic[] = stores.map((store) => startAlertDelivery(store, { publicUrl: () => 'https://beacon.shop.example', webhooks: { allowPrivate: true }, intervalMs: 50 }));
   cleanups.push(() => Promise.all(deliveries.map((delivery) => delivery.stop())));
-  await until(async () => (await stores[0]!.alerts.deliveries(site, { limit: 100 })).every(({ status }) => status == 'sent' || status == 'digested'), 10_000);
+  await until(async () => (await stores[0]!.alerts.deliveries(site, { limit: 100 })).every(({ status }) => status == 'sent' || status == 'digested'), { ms: 10_000 });
   const rows = await stores[0]!.alerts.deliveries(site, { limit: 100 });
   const sent = rows.filter(({ status }) => status == 'sent').map(({ id }) => id).sort();
   expect(hook.requests.map(({ delivery }) => delivery).sort()).toEqual(sent);

@@ -12,6 +12,7 @@ import { visitorDay } from '../core/visitorHash';
 import { main } from '../main';
 import { openStore } from '../store/openStore';
 import { usePostgresDatabase } from '../testing/testDatabase';
+import { until as untilHolds } from '../testing/until';
 
 const DAY = 86_400_000;
 const database = usePostgresDatabase('salt_pruning');
@@ -84,13 +85,7 @@ const serve = async (flags: string[]) => {
   return { err };
 };
 
-const until = async (what: string, condition: () => boolean | Promise<boolean>) => {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not within 10 s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
+const until = (what: string, condition: () => boolean | Promise<boolean>) => untilHolds(condition, { what, ms: 10_000, everyMs: 20 });
 
 describe.each(Object.entries(stores))('serve on %s', (_name, makeStore) => {
   test("deletes a salt of three days ago at start, with no report, and keeps yesterday's and today's", async () => {

@@ -9,6 +9,7 @@ import { visitorDay } from '../core/visitorHash';
 import type { Store } from './contract';
 import { createSqliteStore } from './sqlite';
 import { startSaltPruning } from './startSaltPruning';
+import { until as untilHolds } from '../testing/until';
 
 const DAY = 86_400_000;
 let dir: string;
@@ -22,13 +23,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const until = async (what: string, condition: () => boolean | Promise<boolean>) => {
-  const deadline = Date.now() + 5000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not within 5 s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
+const until = (what: string, condition: () => boolean | Promise<boolean>) => untilHolds(condition, { what, everyMs: 10 });
 
 test('salts become older than yesterday while no report arrives: the next prune deletes them; the day before and the day are kept', async () => {
   let now = Date.UTC(2026, 5, 10, 12);

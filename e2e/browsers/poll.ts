@@ -1,3 +1,5 @@
+import { until as untilHolds } from '../../collector/testing/until';
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -39,10 +41,4 @@ export const pollStored = async <T>(
  * @example
  * await until(() => browser.evaluate<boolean>("return 'sitebeacon' in window"), 'the beacon to start');
  */
-export const until = async (check: () => Promise<boolean>, what: string, timeout = 30_000, interval = 100) => {
-  const deadline = Date.now() + timeout;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeout} ms for ${what}`);
-    await sleep(interval);
-  }
-};
+export const until = (check: () => Promise<boolean>, what: string, timeout = 30_000) => untilHolds(check, { what, ms: timeout, everyMs: 100 });
