@@ -17,7 +17,7 @@ import {
   SiteListSchema,
   VitalsViewSchema,
 } from '../schemas/answers/readViews';
-import { DailyQuerySchema, RangeQuerySchema, TableQuerySchema } from '../schemas/readQuery';
+import { DailyQuerySchema, PagesQuerySchema, TableQuerySchema, VitalsQuerySchema } from '../schemas/readQuery';
 import type { Store } from '../store/contract';
 
 const TAG = 'Read API';
@@ -93,10 +93,10 @@ export const insightRoutes = ({ store }: { store: Store }) => [
     path: '/api/v1/sites/:site_key/vitals',
     tag: TAG,
     summary:
-      'Per Web Vital since `since` (default 7 days, at most 366): samples, p75 and its rating, the good / needs-improvement / poor shares, and the p75 per UTC day (null without samples)',
+      'Per Web Vital since `since` (default 7 days, at most 366): samples, p75 and its rating, the good / needs-improvement / poor shares, and the p75 per UTC day (null without samples); with `device` (mobile, tablet, desktop), of that kind of device\'s sessions alone',
     auth: 'siteApiKey',
     heavyRead: true,
-    query: RangeQuerySchema,
+    query: VitalsQuerySchema,
     responses: { 200: { description: 'Per Web Vital', schema: VitalsViewSchema } },
     handle: ({ site, query }) => readVitals(store, site!, query),
   }),
@@ -104,10 +104,11 @@ export const insightRoutes = ({ store }: { store: Store }) => [
     method: 'GET',
     path: '/api/v1/sites/:site_key/pages',
     tag: TAG,
-    summary: 'Per page (most sessions first): sessions, and per metric the p75 with its rating, since `since` (default 7 days)',
+    summary:
+      'Per page (most sessions first): sessions, and per metric the p75 with its rating, since `since` (default 7 days); with `device` (mobile, tablet, desktop), of that kind of device\'s sessions alone',
     auth: 'siteApiKey',
     heavyRead: true,
-    query: TableQuerySchema,
+    query: PagesQuerySchema,
     responses: { 200: { description: 'Per page', schema: PagesViewSchema } },
     handle: ({ site, query }) => readPages(store, site!, query),
   }),

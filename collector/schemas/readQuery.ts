@@ -22,10 +22,14 @@ export const ListQuerySchema = v.object({
 /** `?since=ISO&limit=N` of the summary. */
 export const SummaryQuerySchema = v.object({ since: v.optional(isoDate), limit: v.optional(positiveInteger(MAX_PAGE), '50') });
 
-/** `?since=ISO&p75=false` of the daily series (default: the last 30 days, with the p75 per metric). */
+/**
+ * `?since=ISO&p75=false&bots=include` of the daily series (default: the last 30 days, with the p75
+ * per metric, known bots' errors left out as the issues list leaves them: docs/issues.md, "Bots").
+ */
 export const DailyQuerySchema = v.object({
   since: v.optional(isoDate),
   p75: v.optional(v.pipe(v.picklist(['true', 'false'], 'p75 must be true or false'), v.transform((text) => text == 'true')), 'true'),
+  bots: v.optional(v.picklist(['exclude', 'include'], 'bots must be exclude or include'), 'exclude'),
 });
 
 /** `?since=ISO` of a view of one range. */
@@ -33,3 +37,12 @@ export const RangeQuerySchema = v.object({ since: v.optional(isoDate) });
 
 /** `?since=ISO&limit=N` of the dashboard's tables: 20 rows unless `limit` says, at most 100. */
 export const TableQuerySchema = v.object({ since: v.optional(isoDate), limit: v.optional(positiveInteger(100), '20') });
+
+/** `device=`: one kind of device's sessions alone (docs/vitals.md, "By device"). */
+const device = v.picklist(['mobile', 'tablet', 'desktop'], 'device must be one of mobile, tablet, desktop');
+
+/** `?since=ISO&device=D` of the Web Vitals view. */
+export const VitalsQuerySchema = v.object({ ...RangeQuerySchema.entries, device: v.optional(device) });
+
+/** `?since=ISO&limit=N&device=D` of the per-page vitals. */
+export const PagesQuerySchema = v.object({ ...TableQuerySchema.entries, device: v.optional(device) });

@@ -6,6 +6,8 @@ import { CountSchema, DaySchema, IsoTimeSchema } from './isoTime';
 const since = IsoTimeSchema;
 const share = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
 const rating = v.picklist(['good', 'needs-improvement', 'poor']);
+/** The kind of device a view's sessions were of, as asked (`device=`); null: every session. */
+const device = v.nullable(v.picklist(['mobile', 'tablet', 'desktop']));
 
 /** A site, as the read API lists it (core/records.ts `Site`). */
 export const SiteSchema = v.object({ site_key: v.string(), name: v.string(), allowed_origins: v.array(v.string()), created_at: IsoTimeSchema });
@@ -111,7 +113,7 @@ export const VitalSchema = v.object({
 });
 
 /** `GET /api/v1/sites/{site_key}/vitals`: per Web Vital, by name (LCP, INP, CLS, FCP, TTFB). */
-export const VitalsViewSchema = v.object({ site_key: v.string(), since, vitals: v.record(v.string(), VitalSchema) });
+export const VitalsViewSchema = v.object({ site_key: v.string(), since, device, vitals: v.record(v.string(), VitalSchema) });
 
 /** One page's sessions and, per metric, its p75 and rating (null without samples). */
 export const PageVitalsSchema = v.object({
@@ -121,7 +123,7 @@ export const PageVitalsSchema = v.object({
 });
 
 /** `GET /api/v1/sites/{site_key}/pages`. */
-export const PagesViewSchema = v.object({ site_key: v.string(), since, data: v.array(PageVitalsSchema) });
+export const PagesViewSchema = v.object({ site_key: v.string(), since, device, data: v.array(PageVitalsSchema) });
 
 /** `GET /api/v1/sites/{site_key}/summary`: error groups, CSP groups and per-metric figures. */
 export const SummaryViewSchema = v.object({

@@ -3,6 +3,9 @@ import type { PerformanceSession, ReceiveContext, StoredPerformanceSession } fro
 import type { MetricCounts } from '../../core/summary';
 import type { DailyOptions, ListOptions, Page } from './queryOptions';
 
+/** A session's kind of device as parsed at ingest (core/clientOf.ts); a filter of the vitals' reads (docs/vitals.md, "By device"). */
+export type SessionDevice = 'mobile' | 'tablet' | 'desktop';
+
 /** One page's performance sessions and, per metric, its samples and the value at the p75 rank (core/vitals.ts p75Rank). */
 export interface PageVitalsRow {
   /** The session's page URL; '' where none was sent. */
@@ -30,11 +33,12 @@ export interface PerformanceSessionStore {
   /**
    * `metricCounts` and `metricDaily` of one metric and range in one read: what the Web Vitals view
    * shows (`GET /api/v1/sites/{site_key}/vitals`). Equal to both of them (core/metricDays.ts).
+   * With `device`, only the samples of that device's sessions (a session stored without one is of none).
    */
   metricCountsWithDays(
     siteKey: string,
-    options: { name: string; thresholds: readonly [good: number, poor: number]; since?: number | undefined },
+    options: { name: string; thresholds: readonly [good: number, poor: number]; since?: number | undefined; device?: SessionDevice | undefined },
   ): Promise<MetricCountsWithDays>;
-  /** The `limit` pages with the most sessions updated since `since`, with each metric's samples and p75 there. */
-  pages(siteKey: string, options: { since?: number | undefined; limit: number }): Promise<PageVitalsRow[]>;
+  /** The `limit` pages with the most sessions updated since `since`, with each metric's samples and p75 there; with `device`, of that device's sessions only. */
+  pages(siteKey: string, options: { since?: number | undefined; limit: number; device?: SessionDevice | undefined }): Promise<PageVitalsRow[]>;
 }

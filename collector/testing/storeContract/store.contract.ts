@@ -21,6 +21,7 @@ import { storeTest } from './storeTest';
 import { describeUnknownSiteContract } from './unknownSite.contract';
 import { describeUsersContract } from './users.contract';
 import { describeVisitorsContract } from './visitors.contract';
+import { describeVitalsByDeviceContract } from './vitalsByDevice.contract';
 
 /**
  * What a store adapter is given to run the contract: a fresh, empty store, and the same database
@@ -71,6 +72,7 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
     describeRetentionContract(test);
     describeHostileTextContract(test);
     describeDashboardReadsContract(test);
+    describeVitalsByDeviceContract(test);
     describeUnknownSiteContract(test);
     describeIntegrationsContract(test);
     describeRevocationContract(test);
