@@ -67,7 +67,7 @@ test('a user added by the CLI signs in at one collector and reads every dashboar
   expect((await get(`/api/v1/sites/${site}/pages`)).body.data).toMatchObject([{ page_url: `${SHOP}/cart`, sessions: 3, metrics: { LCP: { samples: 3, p75: 2600 } } }]);
   const csp = (await get(`/api/v1/sites/${site}/csp-reports`)).body.data;
   expect(csp).toMatchObject([{ blocked_uri: 'https://cdn.example/x.png', sources: ['beacon', 'report-uri'] }]);
-  expect((await get(`/api/v1/sites/${site}/summary`)).body.csp).toMatchObject([{ directive: 'img-src', blocked_host: 'cdn.example', reports: 1 }]);
+  expect((await get(`/api/v1/sites/${site}/summary`)).body.csp).toMatchObject([{ directive: 'img-src', blocked_host: 'cdn.example', disposition: 'report', reports: 1 }]);
   const page = await fetch(`${two.url}/sites/${site}`, { headers: { cookie } });
   expect(page.status).toBe(200);
   expect(page.headers.get('content-type')).toMatch(/^text\/html/);

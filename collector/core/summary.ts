@@ -1,3 +1,4 @@
+import type { CspDisposition } from './cspDisposition';
 import { share, VITALS_THRESHOLDS } from './vitals';
 
 /** One error group of the summary: reports of one fingerprint. */
@@ -14,10 +15,11 @@ export interface ErrorGroup {
   last_seen: string;
 }
 
-/** CSP violations of one directive and blocked host. */
+/** CSP violations of one directive and blocked host, blocked (`enforce`) or only reported (`report`). */
 export interface CspGroup {
   directive: string;
   blocked_host: string;
+  disposition: CspDisposition;
   reports: number;
 }
 

@@ -61,7 +61,7 @@ test('each view answers what its route declares', async () => {
   const daily = await readDaily(store, site, { since, p75: true }, { now });
   expect(v.parse(DailyViewSchema, daily).days.at(-1)).toMatchObject({ csp: 1, page_views: 3, p75: { LCP: 3100 } });
   const csp = await readCspGroups(store, site, { limit: 10 }, { now });
-  expect(v.parse(CspGroupsViewSchema, csp)).toMatchObject({ since: new Date(now - 7 * DAY).toISOString(), data: [{ directive: 'img-src', blocked_host: 'cdn.example', reports: 1 }] });
+  expect(v.parse(CspGroupsViewSchema, csp)).toMatchObject({ since: new Date(now - 7 * DAY).toISOString(), data: [{ directive: 'img-src', blocked_host: 'cdn.example', disposition: 'report', reports: 1 }] });
   const vitals = await readVitals(store, site, { since }, { now });
   expect(v.parse(VitalsViewSchema, vitals).vitals.LCP).toMatchObject({ samples: 3, p75: 3100, rating: 'needs-improvement' });
   expect(vitals.vitals.INP).toMatchObject({ samples: 0, p75: null, rating: null });

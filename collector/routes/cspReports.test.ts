@@ -158,7 +158,7 @@ describe('CSP reports', () => {
     expect(data[0]).toMatchObject({ source: 'report-uri', sources: ['beacon', 'report-uri'], status_code: 0 });
     expect(data[0]).not.toHaveProperty('disposition');
     expect(data[1]).toMatchObject({ source: 'beacon', sources: ['beacon'] });
-    expect((await read('summary')).csp).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example.net', reports: 2 }]);
+    expect((await read('summary')).csp).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example.net', disposition: 'report', reports: 2 }]);
   });
 
   test("a client's identical report within seconds is its browser repeating itself (WebKit's preload scanner): stored once; another client's is not", async () => {

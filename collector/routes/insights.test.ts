@@ -75,8 +75,14 @@ describe("the read API's dashboard views", { timeout: 30_000 }, () => {
     expect((await get(`/api/v1/sites/${shop}/error-groups/0000000000000000`)).status).toBe(404);
 
     const csp = await get(`/api/v1/sites/${shop}/csp-groups`);
-    expect(csp.body).toMatchObject({ site_key: shop, data: [{ directive: 'img-src', blocked_host: 'cdn.example', reports: 1 }] });
+    expect(csp.body).toMatchObject({ site_key: shop, data: [{ directive: 'img-src', blocked_host: 'cdn.example', disposition: 'report', reports: 1 }] });
     expect((await get(`/api/v1/sites/${shop}/csp-groups?since=${new Date(now + 1000).toISOString()}`)).body.data).toEqual([]);
+    // Blocked first (docs/csp-reports.md): an enforced block is listed above report-only groups with more reports.
+    await collector.insertCsp(shop, [{ report_type: 'csp-violation', effective_directive: 'script-src-elem', blocked_uri: 'https://js.payments.example/v3', document_uri: 'https://shop.example/checkout', disposition: 'enforce' }], now);
+    expect((await get(`/api/v1/sites/${shop}/csp-groups`)).body.data).toEqual([
+      { directive: 'script-src-elem', blocked_host: 'js.payments.example', disposition: 'enforce', reports: 1 },
+      { directive: 'img-src', blocked_host: 'cdn.example', disposition: 'report', reports: 1 },
+    ]);
 
     // The Web Vitals: the summary's counts and the daily series' p75, a point per UTC day of the range.
     await collector.upsertSession(shop, { session_id: 'old', page_url: 'https://shop.example/', metrics: { LCP: { value: 9000 }, CLS: { value: 0.3 } } }, now - 2 * DAY);

@@ -81,7 +81,7 @@ export const insightRoutes = ({ store }: { store: Store }) => [
     method: 'GET',
     path: '/api/v1/sites/:site_key/csp-groups',
     tag: TAG,
-    summary: 'CSP violations by effective directive and blocked host, most reports first, since `since` (default 7 days)',
+    summary: 'CSP violations by effective directive, blocked host and disposition, enforced (blocked) first, then most reports first, since `since` (default 7 days)',
     auth: 'siteApiKey',
     heavyRead: true,
     query: TableQuerySchema,

@@ -102,8 +102,8 @@ describe('read API', () => {
       ['resource_error', 1, 1],
     ]);
     expect(summary.csp).toEqual([
-      { directive: 'img-src', blocked_host: 'cdn.example', reports: 2 },
-      { directive: 'script-src', blocked_host: 'inline', reports: 1 },
+      { directive: 'img-src', blocked_host: 'cdn.example', disposition: 'report', reports: 2 },
+      { directive: 'script-src', blocked_host: 'inline', disposition: 'report', reports: 1 },
     ]);
   });
 

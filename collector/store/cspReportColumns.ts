@@ -10,3 +10,6 @@ export const CSP_REPORT_COLUMNS = [
 
 /** Every column a stored CSP report is inserted with, in both stores' order. */
 export const CSP_COLUMNS = ['site_key', 'received_at', 'user_agent', 'visitor', ...CSP_REPORT_COLUMNS, 'sources', 'awaiting'] as const;
+
+/** A stored report's disposition as CSP groups count it, in SQL (core/cspDisposition.ts, `groupDisposition`). */
+export const GROUP_DISPOSITION = `CASE WHEN disposition = 'enforce' THEN 'enforce' ELSE 'report' END`;

@@ -1,3 +1,5 @@
+import { groupDisposition, type CspDisposition } from '../core/cspDisposition';
+
 const DAY = 86_400_000;
 
 /** An error report being deleted, as retention reads it. */
@@ -12,6 +14,7 @@ export interface DeletedCsp {
   report_type: string;
   effective_directive: string | null;
   blocked_host: string | null;
+  disposition: string | null;
   received_at: number;
 }
 
@@ -36,15 +39,16 @@ export const errorGroupDeltas = (rows: DeletedError[]) => {
   return [...groups.values()].sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : a.day - b.day));
 };
 
-/** What deleting `rows` takes out of `csp_groups`: violations per directive, blocked host and day. */
+/** What deleting `rows` takes out of `csp_groups`: violations per directive, blocked host, disposition and day. */
 export const cspGroupDeltas = (rows: DeletedCsp[]) => {
-  const groups = new Map<string, { directive: string; blocked_host: string; day: number; reports: number }>();
+  const groups = new Map<string, { directive: string; blocked_host: string; disposition: CspDisposition; day: number; reports: number }>();
   for (const row of rows) {
     if (row.report_type != 'csp-violation' || !row.effective_directive) continue;
     const day = Math.floor(row.received_at / DAY);
     const host = row.blocked_host ?? '';
-    const key = `${row.effective_directive}\n${host}\n${day}`;
-    const group = groups.get(key) ?? { directive: row.effective_directive, blocked_host: host, day, reports: 0 };
+    const disposition = groupDisposition(row.disposition);
+    const key = `${row.effective_directive}\n${host}\n${disposition}\n${day}`;
+    const group = groups.get(key) ?? { directive: row.effective_directive, blocked_host: host, disposition, day, reports: 0 };
     group.reports += 1;
     groups.set(key, group);
   }

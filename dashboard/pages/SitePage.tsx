@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useApi } from '../api';
 import { apiPath } from '../../collector/routes/apiPath';
 import { Activity } from '../components/Activity';
+import { CspGroups } from '../components/CspGroups';
 import { Issues } from '../components/Issues';
 import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
@@ -34,26 +35,7 @@ const Csp = ({ siteKey, groups }: { siteKey: string; groups: CspGroup[] }) => (
       <p class="muted">No CSP violations in this range.</p>
     ) : (
       <>
-        <div class="scroll">
-          <table class="stack" data-testid="csp-groups">
-            <thead>
-              <tr>
-                <th scope="col">Directive</th>
-                <th scope="col">Blocked</th>
-                <th scope="col" class="num">Reports</th>
-              </tr>
-            </thead>
-            <tbody>
-              {groups.map((group) => (
-                <tr>
-                  <td class="code" data-label="Directive">{clip(group.directive, 80)}</td>
-                  <td class="code url" data-label="Blocked">{clip(group.blocked_host, 120) || '(none)'}</td>
-                  <td class="num" data-label="Reports">{formatNumber(group.reports)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CspGroups groups={groups} />
         <p>
           <a href={`/sites/${segment(siteKey)}/setup#csp`}>The suggested policy for these violations</a>
         </p>

@@ -96,8 +96,16 @@ export const ErrorGroupDetailSchema = v.object({
   ),
 });
 
-/** CSP violations of one effective directive and blocked host. */
-export const CspGroupSchema = v.object({ directive: v.string(), blocked_host: v.string(), reports: CountSchema });
+/** CSP violations of one effective directive, blocked host and disposition (docs/csp-reports.md, "Blocked first"). */
+export const CspGroupSchema = v.object({
+  directive: v.string(),
+  blocked_host: v.string(),
+  disposition: v.pipe(
+    v.picklist(['enforce', 'report']),
+    v.description('enforce: an enforced policy blocked it; report: a report-only policy would have (or the report did not say)'),
+  ),
+  reports: CountSchema,
+});
 
 /** `GET /api/v1/sites/{site_key}/csp-groups`. */
 export const CspGroupsViewSchema = v.object({ site_key: v.string(), since, data: v.array(CspGroupSchema) });

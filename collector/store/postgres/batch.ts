@@ -1,11 +1,12 @@
 import type { NewCspReport, NewErrorReport, PerformanceSession, ReceiveContext } from '../../core/records';
+import { groupDisposition } from '../../core/cspDisposition';
 import type { Client } from './pool';
 import { storedText } from '../storedText';
 import { columns, param } from './rows';
 import { CSP_COLUMNS } from '../cspReportColumns';
 import { CSP_TYPES } from './cspTypes';
 import { writeCspAlerts } from './cspAlerts';
-import { storeCspCopies, type CopiesCall, type CspRow } from './cspCopies';
+import { storeCspCopies, type CopiesCall, type CountedCsp, type CspRow } from './cspCopies';
 import { occurrenceOf, writeIssues, type IssueOccurrences } from './issueWrites';
 import { writeIssueDays } from './issueDayWrites';
 import { IssueDayDeltas } from '../issueDays';
@@ -110,13 +111,18 @@ export class Batch {
   private addCspRow(siteKey: string, report: NewCspReport, { received_at, user_agent, visitor }: ReceiveContext, sources: string[] | undefined, awaiting: string | undefined) {
     const row: CspRow = { ...report, site_key: siteKey, received_at, user_agent, visitor, sources, awaiting };
     this.csp.push(row);
-    if (report.report_type != 'csp-violation' || !report.effective_directive) return row;
-    const day = Math.floor(received_at / DAY);
-    const key = `${siteKey}\n${report.effective_directive}\n${report.blocked_host}\n${day}`;
-    const group = this.cspGroups.get(key) ?? [siteKey, report.effective_directive, report.blocked_host, day, 0];
-    group[4] = (group[4] as number) + 1;
-    this.cspGroups.set(key, group);
+    this.countCspGroup(siteKey, { ...report, received_at }, 1);
     return row;
+  }
+
+  /** Adds `delta` to the csp_groups count of a violation's group (a merged copy moves one: cspCopies.ts). */
+  private countCspGroup(siteKey: string, report: CountedCsp, delta: number) {
+    if (report.report_type != 'csp-violation' || !report.effective_directive) return;
+    const group = [siteKey, report.effective_directive, report.blocked_host ?? '', groupDisposition(report.disposition), Math.floor(report.received_at / DAY)];
+    const key = group.join('\n');
+    const counted = this.cspGroups.get(key) ?? [...group, 0];
+    counted[5] = (counted[5] as number) + delta;
+    this.cspGroups.set(key, counted);
   }
 
   /** Adds a session upsert: a later one of the same session in this batch merges into it. */
@@ -155,11 +161,21 @@ export class Batch {
     if (this.errorGroups.size) await client.query({ name: 'upsert_error_groups', text: UPSERT_ERROR_GROUPS, values: columns(sorted(this.errorGroups), 10) });
     if (this.occurrences.length) await writeIssues(client, this.occurrences);
     if (this.days.counts.size) await writeIssueDays(client, this.days);
-    if (this.cspCopies.length) await storeCspCopies(client, this.cspCopies, (...row) => this.addCspRow(...row));
+    if (this.cspCopies.length) await storeCspCopies(
+        client,
+        this.cspCopies,
+        (...row) => this.addCspRow(...row),
+        (...group) => this.countCspGroup(...group),
+      );
     // A new enforced block's alerts, read against what was stored before this batch (cspAlerts.ts).
     if (this.csp.length) await writeCspAlerts(client, this.csp, Date.now());
     if (this.csp.length) await insertRows(client, 'csp_reports', CSP_COLUMNS, CSP_TYPES, this.csp);
-    if (this.cspGroups.size) await client.query({ name: 'upsert_csp_groups', text: UPSERT_CSP_GROUPS, values: columns(sorted(this.cspGroups), 5) });
+    if (this.cspGroups.size) {
+      await client.query({ name: 'upsert_csp_groups', text: UPSERT_CSP_GROUPS, values: columns(sorted(this.cspGroups), 6) });
+      // A count moved away by a merged copy: a group left at none is gone.
+      const emptied = sorted(this.cspGroups).filter((group) => Number(group[5]) <= 0);
+      if (emptied.length) await client.query({ text: DROP_EMPTY_CSP_GROUPS, values: columns(emptied.map((group) => group.slice(0, 5)), 5) });
+    }
     if (this.sessions.size) await this.writeSessions(client);
   }
 
@@ -209,9 +225,12 @@ const UPSERT_ERROR_GROUPS = `INSERT INTO error_groups (site_key, fingerprint, da
     last_seen = greatest(error_groups.last_seen, excluded.last_seen), error_type = excluded.error_type,
     error_name = excluded.error_name, error_message = excluded.error_message`;
 
-const UPSERT_CSP_GROUPS = `INSERT INTO csp_groups (site_key, directive, blocked_host, day, reports)
-  ${unnest(['text', 'text', 'text', 'int8', 'int8'])}
-  ON CONFLICT (site_key, directive, blocked_host, day) DO UPDATE SET reports = csp_groups.reports + excluded.reports`;
+const UPSERT_CSP_GROUPS = `INSERT INTO csp_groups (site_key, directive, blocked_host, disposition, day, reports)
+  ${unnest(['text', 'text', 'text', 'text', 'int8', 'int8'])}
+  ON CONFLICT (site_key, directive, blocked_host, disposition, day) DO UPDATE SET reports = csp_groups.reports + excluded.reports`;
+
+const DROP_EMPTY_CSP_GROUPS = `DELETE FROM csp_groups WHERE reports <= 0
+  AND (site_key, directive, blocked_host, disposition, day) IN (${unnest(['text', 'text', 'text', 'text', 'int8'])})`;
 
 // Two processes upserting one session merge: the row is locked by the first, and the second's
 // `metrics || excluded.metrics` then applies to what the first committed (each metric its latest value).

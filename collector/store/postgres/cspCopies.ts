@@ -20,12 +20,18 @@ export interface CopiesCall {
 export type CspRow = Record<string, unknown> & { received_at: number; sources?: string[]; awaiting?: string | null };
 /** Adds a report's row to the batch, with the sources and awaited side it is stored with, and returns it. */
 export type AddCspRow = (siteKey: string, report: NewCspReport, context: ReceiveContext, sources: string[] | undefined, awaiting: string | undefined) => CspRow;
+/** What a CSP report is counted in csp_groups by. */
+export type CountedCsp = Pick<NewCspReport, 'report_type' | 'effective_directive' | 'blocked_host' | 'disposition'> & { received_at: number };
+/** Adds `delta` to the csp_groups count of a report's group (batch.ts). */
+export type CountCspGroup = (siteKey: string, report: CountedCsp, delta: number) => void;
 
 interface Candidate {
   received_at: number;
   sources: string[];
   /** A stored row's id; none for a row this batch inserts. */
   id?: number;
+  /** A stored row's fields as its group counts them. */
+  counted?: CountedCsp;
   row?: CspRow;
   /** Once a copy merged into a stored row: the side it then awaits, and the report whose fields replace its own. */
   awaiting?: string | null;
@@ -39,11 +45,11 @@ const LOCK_VIOLATIONS = 'SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) 
 // For each lookup, the first `wanted` stored reports awaiting a copy from its side in its window,
 // in csp_reports_awaiting_copy's order (awaitingCopy.ts): one index range each, however often the
 // violation was reported.
-export const SELECT_COPIES = `SELECT w.n, c.id, c.sources, c.received_at
+export const SELECT_COPIES = `SELECT w.n, c.id, c.sources, c.received_at, c.report_type, c.effective_directive, c.blocked_host, c.disposition
   FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::int8[], $6::int8[])
     WITH ORDINALITY AS w(site_key, violation_key, awaiting, since, until, wanted, n)
   CROSS JOIN LATERAL (
-    SELECT id, sources, received_at FROM csp_reports
+    SELECT id, sources, received_at, report_type, effective_directive, blocked_host, disposition FROM csp_reports
     WHERE site_key = w.site_key AND violation_key = w.violation_key AND awaiting = w.awaiting
       AND received_at BETWEEN w.since AND w.until
     ORDER BY received_at, id LIMIT w.wanted
@@ -68,8 +74,10 @@ const REPLACE_REPORTS = `UPDATE csp_reports AS r SET ${CSP_REPORT_COLUMNS.map((c
  * each against those and against the rows this batch inserts before it, as copyToMergeInto() says;
  * merges into stored reports are written by at most two UPDATEs, and the rest goes to `addRow`
  * (the batch's one INSERT). Each call's `stored` receives how many of its reports it stored anew.
+ * A copy whose fields replace a report's moves its count in csp_groups to the group its fields
+ * name (`countGroup`): its disposition may differ (docs/csp-reports.md, "Blocked first").
  */
-export const storeCspCopies = async (client: Client, calls: CopiesCall[], addRow: AddCspRow) => {
+export const storeCspCopies = async (client: Client, calls: CopiesCall[], addRow: AddCspRow, countGroup: CountCspGroup) => {
   // A copy matches the reports of its site and violation that await its side: its "triple". One
   // lookup per triple reads the first `wanted` (its number of copies) stored candidates within
   // the calls' windows: copies before one take at most wanted - 1, so the one it merges into is
@@ -121,10 +129,18 @@ export const storeCspCopies = async (client: Client, calls: CopiesCall[], addRow
           if (target.row) {
             target.row.sources = target.sources;
             target.row.awaiting = awaiting;
-            if (replacesStoredFields(report.source)) for (const column of CSP_REPORT_COLUMNS) target.row[column] = report[column];
+            if (replacesStoredFields(report.source)) {
+              countGroup(siteKey, target.row as CountedCsp, -1);
+              for (const column of CSP_REPORT_COLUMNS) target.row[column] = report[column];
+              countGroup(siteKey, target.row as CountedCsp, 1);
+            }
           } else {
             target.awaiting = awaiting;
-            if (replacesStoredFields(report.source)) target.replaceWith = report;
+            if (replacesStoredFields(report.source)) {
+              target.replaceWith = report;
+              countGroup(siteKey, target.counted!, -1);
+              countGroup(siteKey, { ...report, received_at: target.received_at }, 1);
+            }
             merged.set(target.id!, target);
           }
           continue;
@@ -168,11 +184,13 @@ const byArrival = (a: Candidate, b: Candidate) =>
 
 /** Runs SELECT_COPIES for `lookups`: each one's candidates, in order, into its `found`. */
 const readCandidates = async (client: Client, lookups: Lookup[]) => {
-  const { rows } = await client.query<{ n: number; id: number; sources: string | null; received_at: number }>({
+  const { rows } = await client.query<{ n: number; id: number; sources: string | null } & CountedCsp>({
     name: 'select_copies',
     text: SELECT_COPIES,
     values: columns(lookups.map(({ siteKey, violationKey, side, since, until, wanted }) => [siteKey, violationKey, side, since, until, wanted].map(param)), 6),
   });
   // `n` is the lookup's ordinality in the arrays, from 1.
-  for (const row of rows) lookups[row.n - 1]!.found.push({ id: row.id, received_at: row.received_at, sources: JSON.parse(row.sources ?? '[]') as string[] });
+  for (const { n, id, sources, ...counted } of rows) {
+    lookups[n - 1]!.found.push({ id, received_at: counted.received_at, sources: JSON.parse(sources ?? '[]') as string[], counted });
+  }
 };

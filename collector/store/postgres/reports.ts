@@ -2,6 +2,7 @@ import type { StoredCspReport, StoredErrorReport } from '../../core/records';
 import type { CspGroup, ErrorGroupRow } from '../../core/summary';
 import type { CspEvidence, CspReportStore } from '../contract/cspReports';
 import type { ErrorReportStore } from '../contract/errorReports';
+import { GROUP_DISPOSITION } from '../cspReportColumns';
 import { hasCopies } from './cspCopies';
 import type { Write } from './groupCommit';
 import type { Pool } from './pool';
@@ -38,15 +39,15 @@ const ERROR_GROUPS = errorGroupsOf('');
 const ONE_ERROR_GROUP = errorGroupsOf('AND fingerprint = $7');
 
 const CSP_GROUPS = `WITH parts AS (
-    SELECT directive, blocked_host, reports FROM csp_groups WHERE site_key = $1 AND day > $3
+    SELECT directive, blocked_host, disposition, reports FROM csp_groups WHERE site_key = $1 AND day > $3
     UNION ALL
-    SELECT effective_directive, coalesce(blocked_host, ''), COUNT(*) FROM csp_reports
+    SELECT effective_directive, coalesce(blocked_host, ''), ${GROUP_DISPOSITION}, COUNT(*) FROM csp_reports
     WHERE site_key = $1 AND received_at >= $2 AND received_at < ($3 + 1) * ${DAY}
       AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
-    GROUP BY effective_directive, coalesce(blocked_host, '')
+    GROUP BY 1, 2, 3
   )
-  SELECT directive, blocked_host, SUM(reports) AS reports FROM parts GROUP BY directive, blocked_host
-  ORDER BY reports DESC, directive COLLATE "C", blocked_host COLLATE "C" LIMIT $4`;
+  SELECT directive, blocked_host, disposition, SUM(reports) AS reports FROM parts GROUP BY directive, blocked_host, disposition
+  ORDER BY disposition = 'report', reports DESC, directive COLLATE "C", blocked_host COLLATE "C" LIMIT $4`;
 
 // The `limit` largest groups from the per-day aggregate (never a pass over the reports), each with
 // one sample report found through csp_reports_by_directive (docs/hostile-input.md, "Bounded reads").

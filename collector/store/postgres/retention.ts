@@ -35,12 +35,12 @@ const ISSUE_DAYS = [
 
 const DELETE_CSP = `DELETE FROM csp_reports WHERE id IN (
     SELECT id FROM csp_reports WHERE site_key = $1 AND received_at < $2 ORDER BY received_at LIMIT $3
-  ) RETURNING report_type, effective_directive, blocked_host, received_at`;
+  ) RETURNING report_type, effective_directive, blocked_host, disposition, received_at`;
 const TAKE_CSP = `UPDATE csp_groups AS g SET reports = g.reports - d.reports
-  FROM unnest($2::text[], $3::text[], $4::int8[], $5::int8[]) AS d (directive, blocked_host, day, reports)
-  WHERE g.site_key = $1 AND g.directive = d.directive AND g.blocked_host = d.blocked_host AND g.day = d.day`;
+  FROM unnest($2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[]) AS d (directive, blocked_host, disposition, day, reports)
+  WHERE g.site_key = $1 AND g.directive = d.directive AND g.blocked_host = d.blocked_host AND g.disposition = d.disposition AND g.day = d.day`;
 const DROP_CSP = `DELETE FROM csp_groups WHERE site_key = $1 AND reports <= 0
-  AND (directive, blocked_host, day) IN (SELECT * FROM unnest($2::text[], $3::text[], $4::int8[]))`;
+  AND (directive, blocked_host, disposition, day) IN (SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::int8[]))`;
 
 // Their performance_metrics rows go with them (ON DELETE CASCADE).
 const DELETE_SESSIONS = `DELETE FROM performance_sessions WHERE id IN (
@@ -66,7 +66,12 @@ const csp: Batch = async (client, site, before, limit) => {
   const { rows } = await run<DeletedCsp>(client, DELETE_CSP, [site, before, limit]);
   const groups = cspGroupDeltas(rows);
   if (groups.length) {
-    const keys = [groups.map((group) => group.directive), groups.map((group) => group.blocked_host), groups.map((group) => group.day)];
+    const keys = [
+      groups.map((group) => group.directive),
+      groups.map((group) => group.blocked_host),
+      groups.map((group) => group.disposition),
+      groups.map((group) => group.day),
+    ];
     await client.query(TAKE_CSP, [site, ...keys, groups.map((group) => group.reports)]);
     await client.query(DROP_CSP, [site, ...keys]);
   }

@@ -1,5 +1,6 @@
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
+import { POSTGRES_CSP_GROUP_DISPOSITION_MIGRATION } from './cspGroupsSchema';
 import { ALERT_RULE_PARAMS_MIGRATION, ALERTS_MIGRATION } from './alertSchema';
 import { ISSUE_DAY_COUNTS_MIGRATION, ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
 import { POSTGRES_SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
@@ -218,4 +219,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
   ALERT_RULE_PARAMS_MIGRATION,
   // 13: the issues' list by field and by visitors, per day (docs/issues.md), as the SQLite store's version 18.
   ISSUE_DAY_COUNTS_MIGRATION,
+  // 14: CSP groups per disposition (docs/csp-reports.md, "Blocked first"), as the SQLite store's version 19.
+  POSTGRES_CSP_GROUP_DISPOSITION_MIGRATION,
 ];

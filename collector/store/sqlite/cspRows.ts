@@ -17,6 +17,7 @@ export const CSP_ROW = {
   type: at('report_type'),
   directive: at('effective_directive'),
   blockedHost: at('blocked_host'),
+  disposition: at('disposition'),
   source: at('source'),
   violationKey: at('violation_key'),
 };

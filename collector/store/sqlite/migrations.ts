@@ -3,6 +3,7 @@ import { blockedHostOf } from '../../core/blockedHost';
 import { fingerprintOf } from '../../core/fingerprint';
 import { DEFAULT_SITE_KEY, type ErrorReport } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
+import { CSP_GROUP_DISPOSITION_MIGRATION } from './cspGroupsSchema';
 import { ALERT_RULE_PARAMS_MIGRATION, ALERTS_MIGRATION } from './alertSchema';
 import { ISSUE_DAY_COUNTS_MIGRATION, ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
 import { SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
@@ -266,9 +267,8 @@ const migrations: Array<string | ((db: Database) => void)> = [
   // releases by first arrival (the rowid), what a regression compares.
   ISSUES_MIGRATION,
   SOURCE_MAPS_MIGRATION, ALERTS_MIGRATION, // 14: source maps (docs/source-maps.md); 15: alerts' rules, outbox, users' mail (docs/alerts.md).
-  ISSUE_FAST_LIST_MIGRATION, // 16: the issues' list at a million reports (docs/issues.md): issueSchema.ts says why.
-  ALERT_RULE_PARAMS_MIGRATION, // 17: alert rules' parameters (docs/alerts.md, "Rule kinds").
-  ISSUE_DAY_COUNTS_MIGRATION, // 18: the issues' list by field and by visitors, per day (docs/issues.md): issueSchema.ts says why.
+  ISSUE_FAST_LIST_MIGRATION, ALERT_RULE_PARAMS_MIGRATION, // 16: the issues' list at a million reports (docs/issues.md): issueSchema.ts says why; 17: alert rules' parameters (docs/alerts.md, "Rule kinds").
+  ISSUE_DAY_COUNTS_MIGRATION, CSP_GROUP_DISPOSITION_MIGRATION, // 18: the issues' list by field and by visitors, per day (docs/issues.md): issueSchema.ts says why; 19: CSP groups per disposition (docs/csp-reports.md, "Blocked first").
 ];
 
 /** The schema version this collector writes: how many migrations it knows. */

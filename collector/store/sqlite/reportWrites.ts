@@ -4,6 +4,7 @@ import { awaitedByNewReport, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFiel
 import { SELECT_COPY_TO_MERGE_INTO } from '../awaitingCopy';
 import { CSP_COLUMNS, CSP_REPORT_COLUMNS } from '../cspReportColumns';
 import { createCspAlertWriter } from './cspAlerts';
+import { countedOf, createCspGroupCounter } from './cspGroupCounts';
 import { CSP_ROW, type CspRow } from './cspRows';
 import { ERROR_ROW, ERROR_ROW_COLUMNS, type ErrorRow } from './errorRows';
 import { insertSql, positionalInsertSql, toRow } from './rows';
@@ -91,6 +92,8 @@ export const createReportWriter = (db: Database) => {
        error_type = excluded.error_type, error_name = excluded.error_name, error_message = excluded.error_message`,
   );
   const insertCsp = db.prepare(positionalInsertSql('csp_reports', CSP_COLUMNS));
+  // The per-day CSP groups (cspGroupCounts.ts).
+  const cspGroups = createCspGroupCounter(db);
   // A new enforced block's alerts, in the transaction of its report (cspAlerts.ts).
   const cspAlerts = createCspAlertWriter(db);
   // Copies of one violation (docs/csp-reports.md), through csp_reports_awaiting_copy.
@@ -99,10 +102,7 @@ export const createReportWriter = (db: Database) => {
   const replaceReport = db.prepare(
     `UPDATE csp_reports SET ${CSP_REPORT_COLUMNS.map((column) => `"${column}" = ?`).join(', ')}, sources = ?, awaiting = ? WHERE id = ?`,
   );
-  const upsertCspGroup = db.prepare(
-    `INSERT INTO csp_groups VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (site_key, directive, blocked_host, day) DO UPDATE SET reports = reports + excluded.reports`,
-  );
+
   const selectSession = db.prepare<[string, string], { id: number; metrics: string }>(
     'SELECT id, metrics FROM performance_sessions WHERE site_key = ? AND session_id = ?',
   );
@@ -122,7 +122,7 @@ export const createReportWriter = (db: Database) => {
   /** The aggregates of one transaction, keyed by site, group and day. */
   const newAggregates = () => ({
     errors: new Map<string, ErrorGroupDelta>(),
-    csp: new Map<string, [string, string, string, number, number]>(),
+    csp: cspGroups.newGroup(),
     blocks: cspAlerts.newGroup(),
     issues: issues.newGroup(),
     days: issueDays.newGroup(),
@@ -161,8 +161,12 @@ export const createReportWriter = (db: Database) => {
     return rows.length;
   };
 
-  /** Merges `row` into a stored copy of its violation, if there is one to merge into; true if merged. */
-  const mergeCopy = (siteKey: string, row: CspRow, receivedAt: number) => {
+  /**
+   * Merges `row` into a stored copy of its violation, if there is one to merge into; true if
+   * merged. A copy whose fields replace the stored report's moves its count to the group they
+   * name (its disposition may differ: docs/csp-reports.md, "Blocked first").
+   */
+  const mergeCopy = (siteKey: string, row: CspRow, receivedAt: number, aggregates: Aggregates) => {
     const violationKey = row[CSP_ROW.violationKey] as string | null;
     const source = row[CSP_ROW.source] as CspSource | null;
     if (!violationKey || !source) return false;
@@ -172,30 +176,29 @@ export const createReportWriter = (db: Database) => {
     const target = copyToMergeInto(candidates, source);
     if (!target) return false;
     const { sources, awaiting } = sourcesWithCopy(target.sources, source);
-    if (replacesStoredFields(source)) replaceReport.run(...row, JSON.stringify(sources), awaiting, target.id);
-    else updateSources.run(JSON.stringify(sources), awaiting, target.id);
+    if (replacesStoredFields(source)) {
+      const counted = cspGroups.countedAt(target.id);
+      cspGroups.count(aggregates.csp, siteKey, counted, -1);
+      cspGroups.count(aggregates.csp, siteKey, countedOf(row, counted.received_at), 1);
+      replaceReport.run(...row, JSON.stringify(sources), awaiting, target.id);
+    } else {
+      updateSources.run(JSON.stringify(sources), awaiting, target.id);
+    }
     return true;
   };
 
   const storeCsp = (siteKey: string, rows: CspRow[], context: ReceiveContext, aggregates: Aggregates) => {
-    const day = Math.floor(context.received_at / DAY);
     const userAgent = context.user_agent === undefined ? null : storedText(context.user_agent);
     const visitor = context.visitor ?? null;
     let stored = 0;
     for (const row of rows) {
-      if (mergeCopy(siteKey, row, context.received_at)) continue;
+      if (mergeCopy(siteKey, row, context.received_at, aggregates)) continue;
       stored += 1;
       const source = row[CSP_ROW.source] as string | null;
       const awaiting = awaitedByNewReport(row[CSP_ROW.violationKey] as string | null, source) ?? null;
       const { lastInsertRowid } = insertCsp.run(siteKey, context.received_at, userAgent, visitor, ...row, source === null ? null : storedJson([source]), awaiting);
       cspAlerts.note(aggregates.blocks, siteKey, row, Number(lastInsertRowid));
-      const directive = row[CSP_ROW.directive];
-      if (row[CSP_ROW.type] != 'csp-violation' || !directive) continue;
-      const blockedHost = row[CSP_ROW.blockedHost] as string;
-      const key = `${siteKey}\n${directive}\n${blockedHost}\n${day}`;
-      const group = aggregates.csp.get(key);
-      if (group) group[4] += 1;
-      else aggregates.csp.set(key, [siteKey, directive as string, blockedHost, day, 1]);
+      cspGroups.count(aggregates.csp, siteKey, countedOf(row, context.received_at), 1);
     }
     return stored;
   };
@@ -230,7 +233,7 @@ export const createReportWriter = (db: Database) => {
     for (const { siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample } of errors.values()) {
       upsertErrorGroup.run(siteKey, fingerprint, day, reports, count, firstSeen, lastSeen, sample[ERROR_ROW.type], sample[ERROR_ROW.name], sample[ERROR_ROW.message]);
     }
-    for (const values of csp.values()) upsertCspGroup.run(values);
+    cspGroups.flush(csp);
   };
 
   // A write under a key another process rotated meanwhile fails as UnknownSiteError (underSite.ts).

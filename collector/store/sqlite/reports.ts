@@ -3,6 +3,7 @@ import type { StoredCspReport, StoredErrorReport } from '../../core/records';
 import type { CspGroup, ErrorGroupRow } from '../../core/summary';
 import type { CspEvidence, CspReportStore } from '../contract/cspReports';
 import type { ErrorReportStore } from '../contract/errorReports';
+import { GROUP_DISPOSITION } from '../cspReportColumns';
 import { cspRows } from './cspRows';
 import { errorRows } from './errorRows';
 import type { ReportQueue } from './reportWrites';
@@ -54,15 +55,15 @@ export const sqliteReports = (
   const oneErrorGroup = errorGroupsOf('AND fingerprint = @fingerprint');
   const cspGroups = db.prepare<{ site: string; since: number; day: number; limit: number }, CspGroup>(
     `WITH parts AS (
-       SELECT directive, blocked_host, reports FROM csp_groups WHERE site_key = @site AND day > @day
+       SELECT directive, blocked_host, disposition, reports FROM csp_groups WHERE site_key = @site AND day > @day
        UNION ALL
-       SELECT effective_directive, coalesce(blocked_host, ''), COUNT(*) FROM csp_reports
+       SELECT effective_directive, coalesce(blocked_host, ''), ${GROUP_DISPOSITION}, COUNT(*) FROM csp_reports
        WHERE site_key = @site AND received_at >= @since AND received_at < (@day + 1) * ${DAY}
          AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
-       GROUP BY effective_directive, coalesce(blocked_host, '')
+       GROUP BY 1, 2, 3
      )
-     SELECT directive, blocked_host, SUM(reports) AS reports FROM parts GROUP BY directive, blocked_host
-     ORDER BY reports DESC, directive, blocked_host LIMIT @limit`,
+     SELECT directive, blocked_host, disposition, SUM(reports) AS reports FROM parts GROUP BY directive, blocked_host, disposition
+     ORDER BY disposition = 'report', reports DESC, directive, blocked_host LIMIT @limit`,
   );
   // The `limit` largest groups by report count, from the per-day aggregate kept at insert (one pass
   // over the site's csp_groups rows, never over its reports, however many distinct hosts were

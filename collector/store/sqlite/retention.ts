@@ -39,16 +39,16 @@ export const sqliteRetention = (db: Database, write: Write) => {
      WHERE r.site_key = @site AND r.fingerprint = @fingerprint AND r.received_at >= @day * ${DAY} AND r.received_at < (@day + 1) * ${DAY}`,
   ).map((sql) => db.prepare(sql));
   const oldCsp = db.prepare<[string, number, number], DeletedCsp & { id: number }>(
-    `SELECT id, report_type, effective_directive, blocked_host, received_at FROM csp_reports
+    `SELECT id, report_type, effective_directive, blocked_host, disposition, received_at FROM csp_reports
      WHERE site_key = ? AND received_at < ? ORDER BY received_at LIMIT ?`,
   );
   const deleteCsp = db.prepare('DELETE FROM csp_reports WHERE id = ?');
   const takeCsp = db.prepare(
     `UPDATE csp_groups SET reports = reports - @reports
-     WHERE site_key = @site AND directive = @directive AND blocked_host = @blocked_host AND day = @day`,
+     WHERE site_key = @site AND directive = @directive AND blocked_host = @blocked_host AND disposition = @disposition AND day = @day`,
   );
   const dropCsp = db.prepare(
-    'DELETE FROM csp_groups WHERE site_key = @site AND directive = @directive AND blocked_host = @blocked_host AND day = @day AND reports <= 0',
+    'DELETE FROM csp_groups WHERE site_key = @site AND directive = @directive AND blocked_host = @blocked_host AND disposition = @disposition AND day = @day AND reports <= 0',
   );
   const oldSessions = db.prepare<[string, number, number], number>(
     'SELECT id FROM performance_sessions WHERE site_key = ? AND updated_at < ? ORDER BY updated_at LIMIT ?',
@@ -80,7 +80,7 @@ export const sqliteRetention = (db: Database, write: Write) => {
     for (const row of rows) deleteCsp.run(row.id);
     for (const group of cspGroupDeltas(rows)) {
       takeCsp.run({ site, ...group });
-      dropCsp.run({ site, directive: group.directive, blocked_host: group.blocked_host, day: group.day });
+      dropCsp.run({ site, directive: group.directive, blocked_host: group.blocked_host, disposition: group.disposition, day: group.day });
     }
     return rows.length;
   };

@@ -35,15 +35,49 @@ export const describeCspReportsContract = (test: StoreTest) =>
         'csp-violation api.example', 'deprecation ',
       ]);
       expect(await store.csp.groups(DEFAULT_SITE_KEY, {})).toEqual([
-        { directive: 'img-src', blocked_host: 'cdn.example', reports: 3 },
-        { directive: 'connect-src', blocked_host: 'api.example', reports: 1 },
-        { directive: 'script-src-elem', blocked_host: 'inline', reports: 1 },
+        { directive: 'img-src', blocked_host: 'cdn.example', disposition: 'report', reports: 3 },
+        { directive: 'connect-src', blocked_host: 'api.example', disposition: 'report', reports: 1 },
+        { directive: 'script-src-elem', blocked_host: 'inline', disposition: 'report', reports: 1 },
       ]);
       const evidence = await store.csp.evidence(DEFAULT_SITE_KEY, { limit: 2 });
       expect(evidence).toHaveLength(2);
       expect(evidence[0]).toMatchObject({ directive: 'img-src', reports: 3, document_uri: 'https://shop.example/' });
       expect(evidence[0]!.blocked_uri).toMatch(/^https:\/\/cdn\.example\/[abc]\.png$/);
       expect(evidence[1]).toMatchObject({ directive: 'connect-src', blocked_uri: 'https://api.example/x', document_uri: 'https://shop.example/cart', reports: 1 });
+    });
+
+    // docs/csp-reports.md, "Blocked first".
+    test('groups per disposition, enforced first whatever their counts; a merged copy moves its count to the group its fields name', async ({ store, seed }) => {
+      const now = Date.UTC(2026, 5, 10, 12);
+      const shop = await seed.addSite(['https://shop.example']);
+      const checkout = 'https://shop.example/checkout';
+      await seed.insertCsp(
+        shop,
+        [
+          ...Array.from({ length: 5 }, () => ({ ...violation('img-src', 'https://ads.example/a.png'), disposition: 'report' })),
+          { ...violation('script-src-elem', 'https://js.payments.example/v3', checkout), disposition: 'enforce' },
+          { ...violation('img-src', 'https://ads.example/b.png'), disposition: 'enforce' },
+          { ...violation('img-src', 'https://ads.example/c.png'), disposition: 'unknown' },
+        ],
+        now,
+      );
+      // Another day: the per-day aggregate and the range's first day read together.
+      await seed.insertCsp(shop, [{ ...violation('script-src-elem', 'https://js.payments.example/v3', checkout), disposition: 'enforce' }], now + 86_400_000);
+      expect(await store.csp.groups(shop, { since: now - 3_600_000 })).toEqual([
+        { directive: 'script-src-elem', blocked_host: 'js.payments.example', disposition: 'enforce', reports: 2 },
+        { directive: 'img-src', blocked_host: 'ads.example', disposition: 'enforce', reports: 1 },
+        { directive: 'img-src', blocked_host: 'ads.example', disposition: 'report', reports: 6 },
+      ]);
+      // The beacon's copy said report, the browser's own report (whose fields the stored one takes) enforce.
+      const copy = { ...violation('font-src', 'https://fonts.example/a.woff2'), line_number: 3, column_number: 1 };
+      expect(await seed.insertCsp(shop, [{ ...copy, source: 'beacon', disposition: 'report' }], now)).toBe(1);
+      expect(await seed.insertCsp(shop, [{ ...copy, source: 'report-to', disposition: 'enforce' }], now + 1_000)).toBe(0);
+      const fonts = (await store.csp.groups(shop, { since: now - 3_600_000 })).filter((group) => group.directive == 'font-src');
+      expect(fonts).toEqual([{ directive: 'font-src', blocked_host: 'fonts.example', disposition: 'enforce', reports: 1 }]);
+      expect(await store.csp.daily(shop, { since: now - 3_600_000 })).toEqual([
+        { day: Math.floor(now / 86_400_000) * 86_400_000, reports: 9 },
+        { day: (Math.floor(now / 86_400_000) + 1) * 86_400_000, reports: 1 },
+      ]);
     });
 
     // One violation, one count (README, "CSP reports"; store/contract/cspReports.ts, CspReportStore.insert;
@@ -68,7 +102,8 @@ export const describeCspReportsContract = (test: StoreTest) =>
         expect(stored[0]).toMatchObject({ received_at: new Date(now).toISOString(), user_agent: 'UA beacon' });
         expect(stored[0]).not.toHaveProperty('disposition');
         expect(stored[0]).not.toHaveProperty('script_sample');
-        expect(await store.csp.groups(shop, {})).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example.net', reports: 1 }]);
+        // Counted by the browser's fields: the beacon's `enforce` is replaced by a report that does not say.
+        expect(await store.csp.groups(shop, {})).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example.net', disposition: 'report', reports: 1 }]);
         expect((await store.csp.evidence(shop, { limit: 10 })).map((group) => group.reports)).toEqual([1]);
       });
 

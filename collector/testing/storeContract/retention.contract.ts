@@ -49,7 +49,7 @@ export const describeRetentionContract = (test: StoreTest) =>
       expect(await store.errors.groups(DEFAULT_SITE_KEY, { since: cutoff - 10 * DAY })).toEqual(await store.errors.groups(DEFAULT_SITE_KEY, {}));
       expect(await store.errors.groups(shop, {})).toEqual([]);
       expect((await seed.stored('csp', DEFAULT_SITE_KEY)).map((record) => record.blocked_uri)).toEqual(['https://cdn.example/d.png']);
-      expect(await store.csp.groups(DEFAULT_SITE_KEY, {})).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example', reports: 1 }]);
+      expect(await store.csp.groups(DEFAULT_SITE_KEY, {})).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example', disposition: 'report', reports: 1 }]);
       expect(await store.csp.evidence(DEFAULT_SITE_KEY, { limit: 10 })).toEqual([
         { directive: 'img-src', blocked_uri: 'https://cdn.example/d.png', document_uri: 'https://shop.example/', reports: 1 },
       ]);
@@ -91,7 +91,7 @@ export const describeRetentionContract = (test: StoreTest) =>
       expect(await store.errors.latest(shop, group!.fingerprint)).toMatchObject({ page_url: 'https://shop.example/c' });
       expect(await store.errors.breakdown(shop, { fingerprint: group!.fingerprint, field: 'user_agent', limit: 10 })).toEqual([{ value: 'Chrome/130', reports: 2 }]);
       expect(await seed.stored('csp', shop)).toMatchObject([{ blocked_uri: 'https://cdn.example/y.png', sources: ['beacon', 'report-uri'] }]);
-      expect(await store.csp.groups(shop, {})).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example', reports: 1 }]);
+      expect(await store.csp.groups(shop, {})).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example', disposition: 'report', reports: 1 }]);
       // A session is kept whole while it was updated after the cutoff, its older metrics too.
       expect(await store.performance.daily(shop)).toEqual([{ day: day(-2), sessions: 1 }, { day: day(0), sessions: 1 }]);
       expect(await store.performance.metricDaily(shop, { name: 'LCP' })).toEqual([

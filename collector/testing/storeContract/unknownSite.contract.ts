@@ -88,7 +88,7 @@ export const describeUnknownSiteContract = (test: StoreTest) =>
         ['https://cdn.example/a.png', undefined],
         ['https://cdn.example/b.png', ['report-uri']],
       ]);
-      expect(await store.csp.groups(blog, {})).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example', reports: 2 }]);
+      expect(await store.csp.groups(blog, {})).toEqual([{ directive: 'img-src', blocked_host: 'cdn.example', disposition: 'report', reports: 2 }]);
       for (const kind of ['errors', 'csp', 'performance'] as const) {
         expect(await seed.stored(kind, 'nosuchsite')).toEqual([]);
         expect(await seed.stored(kind, 'rotatedshop')).toEqual([]);
