@@ -15,7 +15,7 @@ const readsOf = (siteKey: string, search: string) => {
   const since = sinceOf(view.range);
   return {
     sites: apiPath('/api/v1/sites', {}),
-    daily: apiPath('/api/v1/sites/:site_key/daily', site, { since, p75: false }),
+    daily: apiPath('/api/v1/sites/:site_key/daily', site, { since, p75: false, bots: view.includeBots ? 'include' : undefined }),
     issues: issuesPath(siteKey, view),
     csp: apiPath('/api/v1/sites/:site_key/csp-groups', site, { since, limit: 50 }),
     vitals: apiPath('/api/v1/sites/:site_key/vitals', site, { since }),
@@ -29,7 +29,8 @@ const made = new Map<string, SiteReads>();
  * What `/sites/{site_key}` reads for its `?query` (the range, and the issues list's tab, search,
  * filters, sort and page: issueQuery.ts): the same paths (one `since`) for the boot script,
  * which starts them early, and for the page, which takes their answers (early.ts). The daily
- * series without its p75 (`/vitals` has it, with the counts, from one read of the samples).
+ * series without its p75 (`/vitals` has it, with the counts, from one read of the samples), and
+ * with bots' errors as the issues list counts them (docs/dashboard.md, "Issues").
  *
  * @example
  * siteReads('3f2a', '?range=7d').vitals // '/api/v1/sites/3f2a/vitals?since=2026-06-03T12%3A00%3A00.000Z'

@@ -1,7 +1,7 @@
 import { COPY_WINDOW_MS } from './cspCopies';
 
 /** A URL as compared: parsed (a default port dropped, WebKit's `report-to` writes `:443`), without its fragment; else as written. */
-const comparable = (url: string | undefined) => {
+export const comparable = (url: string | undefined) => {
   if (!url) return undefined;
   try {
     const parsed = new URL(url);

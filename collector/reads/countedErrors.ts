@@ -1,4 +1,5 @@
 import { UNCOUNTED_ERROR_TYPES } from '../core/countedErrors';
+import { explainedLoads } from '../core/countedOnce';
 import type { GroupOptions, Store } from '../store/contract';
 import type { IssueBotReportOptions, IssueListOptions, IssueStore } from '../store/contract/issues';
 
@@ -46,16 +47,20 @@ const lessUncounted = async <K extends 'day' | 'hour', R extends Record<K, numbe
   return [...byKey.values()].filter((row) => row.reports > 0);
 };
 
+/** Whose errors a series counts: without known bots' unless the read includes them (docs/issues.md, "Bots"). */
+type SeriesOptions = { since: number; withoutBots: boolean };
+
 /**
  * A site's errors per UTC day as the read views count them: the store's days less the days of the
- * uncounted groups. The site page's activity total then equals its error groups' total.
+ * uncounted groups, bots' reports left out with `withoutBots`. The site page's activity total then
+ * equals its error groups' total (bots included) or its issues' (bots left out).
  *
  * @example
- * const days = await countedDaily(store, 'k', { since });
+ * const days = await countedDaily(store, 'k', { since, withoutBots: true });
  */
-export const countedDaily = async (store: Store, siteKey: string, { since }: { since: number }) => {
-  const [days, uncounted] = await Promise.all([store.errors.daily(siteKey, { since }), uncountedGroups(store, siteKey, { since })]);
-  return lessUncounted('day', days, uncounted, (fingerprint) => store.errors.daily(siteKey, { since, fingerprint }));
+export const countedDaily = async (store: Store, siteKey: string, { since, withoutBots }: SeriesOptions) => {
+  const [days, uncounted] = await Promise.all([store.errors.daily(siteKey, { since, withoutBots }), uncountedGroups(store, siteKey, { since })]);
+  return lessUncounted('day', days, uncounted, (fingerprint) => store.errors.daily(siteKey, { since, fingerprint, withoutBots }));
 };
 
 /**
@@ -63,11 +68,27 @@ export const countedDaily = async (store: Store, siteKey: string, { since }: { s
  * site page's 24 hours (core/activitySeries.ts).
  *
  * @example
- * const hours = await countedHourly(store, 'k', { since: Date.now() - 86_400_000 });
+ * const hours = await countedHourly(store, 'k', { since: Date.now() - 86_400_000, withoutBots: true });
  */
-export const countedHourly = async (store: Store, siteKey: string, { since }: { since: number }) => {
-  const [hours, uncounted] = await Promise.all([store.errors.hourly(siteKey, { since }), uncountedGroups(store, siteKey, { since })]);
-  return lessUncounted('hour', hours, uncounted, (fingerprint) => store.errors.hourly(siteKey, { since, fingerprint }));
+export const countedHourly = async (store: Store, siteKey: string, { since, withoutBots }: SeriesOptions) => {
+  const [hours, uncounted] = await Promise.all([store.errors.hourly(siteKey, { since, withoutBots }), uncountedGroups(store, siteKey, { since })]);
+  return lessUncounted('hour', hours, uncounted, (fingerprint) => store.errors.hourly(siteKey, { since, fingerprint, withoutBots }));
+};
+
+/** At most this many failed loads, and as many violations, are read to count a blocked load once. */
+export const BLOCKED_LOADS_READ = 20_000;
+
+/**
+ * The failed loads since `since` that a CSP violation explains (core/countedOnce.ts): what a total
+ * adding errors and CSP violations counts once, as the violation (docs/issues.md, "A resource a
+ * CSP blocked"). Bounded: the first BLOCKED_LOADS_READ of each.
+ *
+ * @example
+ * const explained = await blockedLoads(store, 'k', { since });
+ */
+export const blockedLoads = async (store: Store, siteKey: string, { since }: { since: number }) => {
+  const { loads, violations } = await store.errors.blockedLoads(siteKey, { since, limit: BLOCKED_LOADS_READ });
+  return explainedLoads(loads, violations);
 };
 
 /**

@@ -48,3 +48,23 @@ test("bots' reports left out are counted in bot_reports (docs/issues.md, \"Bots\
   expect(await read(`/${fingerprintOf(CART)}?bots=include`)).toMatchObject({ occurrences: 2, bot_reports: 0 });
   expect(await read(`/${fingerprintOf(GTAG)}`)).toMatchObject({ occurrences: 0, bot_reports: 2 });
 });
+
+test("the site page's Activity (GET .../daily) counts what the issues list counts: bots' errors only with bots=include; connectivity checks never", async () => {
+  for (const [body, agent] of [[CART, FIREFOX], [CART, GOOGLEBOT], [GTAG, GOOGLEBOT], [CHECK, GOOGLEBOT], [CHECK, FIREFOX]] as const) {
+    expect((await report(body, agent)).status).toBe(202);
+  }
+  const daily = async (query: string) => {
+    const response = await collector.request(`/api/v1/sites/${site}/daily?p75=false${query}`, { headers: { authorization: `Bearer ${key}` } });
+    return { status: response.status, body: (await response.json()) as { totals: { errors: number }; hours: Array<{ errors: number }> | null; error?: { code: string } } };
+  };
+  const since = `&since=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}`;
+  const left = await daily(since);
+  expect(left.body.totals.errors).toBe(1);
+  expect(left.body.hours!.reduce((total, hour) => total + hour.errors, 0)).toBe(1);
+  expect((await read('')).items!.reduce((total, item) => total + item.occurrences, 0)).toBe(1);
+  expect((await daily(`${since}&bots=include`)).body.totals.errors).toBe(3);
+  expect((await daily('&bots=include')).body.totals.errors).toBe(3);
+  const refused = await daily('&bots=all');
+  expect(refused.status).toBe(400);
+  expect(refused.body.error?.code).toBe('bad_request');
+});

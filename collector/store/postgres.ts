@@ -68,6 +68,7 @@ export const createPostgresStore = async ({
       groups: reports.errors.groups,
       daily: reads.errors.daily,
       hourly: reads.errors.hourly,
+      blockedLoads: reads.errors.blockedLoads,
       sessions: reads.errors.sessions,
       visitors: reads.errors.visitors,
       latest: reads.errors.latest,

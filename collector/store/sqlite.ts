@@ -88,6 +88,7 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
       groups: reads.errors.groups,
       daily: reads.errors.daily,
       hourly: reads.errors.hourly,
+      blockedLoads: reads.errors.blockedLoads,
       sessions: reads.errors.sessions,
       visitors: reads.errors.visitors,
       latest: reads.errors.latest,

@@ -1,4 +1,6 @@
 import type { NewErrorReport, ReceiveContext, StoredErrorReport } from '../../core/records';
+import type { CountedLoad } from '../../core/countedOnce';
+import type { Violation } from '../../core/cspExplains';
 import type { ErrorGroupRow } from '../../core/summary';
 import type { DailyOptions, GroupOptions, ListOptions, Page } from './queryOptions';
 
@@ -35,14 +37,25 @@ export interface ErrorReportStore {
     siteKey: string,
     options?: GroupOptions & { excludeTypes?: readonly string[] | undefined; types?: readonly string[] | undefined },
   ): Promise<ErrorGroupRow[]>;
-  /** Reports and occurrences per UTC day, of every group or of one fingerprint. */
-  daily(siteKey: string, options?: DailyOptions & { fingerprint?: string | undefined }): Promise<DailyErrors[]>;
+  /**
+   * Reports and occurrences per UTC day, of every group or of one fingerprint; with `withoutBots`,
+   * known bots' reports left out (docs/issues.md, "Bots"), else every report.
+   */
+  daily(siteKey: string, options?: DailyOptions & { fingerprint?: string | undefined; withoutBots?: boolean | undefined }): Promise<DailyErrors[]>;
   /**
    * Reports and occurrences per UTC hour (`hour`: its start, ms) received at or after `since`, of
    * every group or of one fingerprint: the site page's 24 hours (docs/dashboard.md, "Pages and
-   * ranges"). Read from the reports themselves: the caller asks for a short range.
+   * ranges"). Read from the reports themselves: the caller asks for a short range. `withoutBots` as `daily`.
    */
-  hourly(siteKey: string, options: { since: number; fingerprint?: string | undefined }): Promise<HourlyErrors[]>;
+  hourly(siteKey: string, options: { since: number; fingerprint?: string | undefined; withoutBots?: boolean | undefined }): Promise<HourlyErrors[]>;
+  /**
+   * What a total counts once (docs/issues.md, "A resource a CSP blocked"): the `resource_error`
+   * reports received at or after `since` with a CSP violation of the site within ten minutes
+   * either way (COPY_WINDOW_MS, core/cspCopies.ts), and the violations received at or after
+   * `since` less ten minutes with such a report near them; at most `limit` of each, oldest
+   * first. core/countedOnce.ts decides which of the loads a violation explains.
+   */
+  blockedLoads(siteKey: string, options: { since: number; limit: number }): Promise<{ loads: CountedLoad[]; violations: Violation[] }>;
   /** How many distinct `session_id`s reported this fingerprint since `since` (reports without one are not counted). */
   sessions(siteKey: string, options: { fingerprint: string; since?: number | undefined }): Promise<number>;
   /**

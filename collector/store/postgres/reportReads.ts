@@ -1,4 +1,6 @@
+import { COPY_WINDOW_MS } from '../../core/cspCopies';
 import type { StoredErrorReport } from '../../core/records';
+import { loadOf, type LoadRow, violationOf, type ViolationRow } from '../blockedLoadRows';
 import type { CspReportStore } from '../contract/cspReports';
 import type { DailyErrors, ErrorReportStore, FieldCount, HourlyErrors } from '../contract/errorReports';
 import type { Pool } from './pool';
@@ -9,18 +11,22 @@ const HOUR = 3_600_000;
 
 // $1 site, $2 since (ms), $3 the day `since` falls in, $4 the fingerprint (with `filter`). Whole
 // days after `since` from the per-day aggregate, the day of `since` from the reports themselves,
-// as sqlite/reportReads.ts. Two statements rather than `($4 IS NULL OR ...)`, which a generic plan
-// of the prepared statement could not narrow to the fingerprint indexes.
-const errorsDaily = (filter: string) => `WITH parts AS (
+// as sqlite/reportReads.ts; without bots, the bots' reports since `since` taken back out per day
+// (their partial index, error_reports_of_bots). A statement per filter rather than
+// `($4 IS NULL OR ...)`, which a generic plan of the prepared statement could not narrow to the
+// fingerprint indexes.
+const errorsDaily = (filter: string, withoutBots: boolean) => `WITH parts AS (
     SELECT day, reports, count FROM error_groups WHERE site_key = $1 ${filter} AND day > $3
     UNION ALL
     SELECT $3::int8, COUNT(*), coalesce(SUM(coalesce(count, 1)), 0) FROM error_reports
     WHERE site_key = $1 ${filter} AND received_at >= $2 AND received_at < ($3 + 1) * ${DAY}
+    ${withoutBots ? `UNION ALL
+    SELECT received_at / ${DAY}, -COUNT(*), -coalesce(SUM(coalesce(count, 1)), 0) FROM error_reports
+    WHERE site_key = $1 ${filter} AND bot = 1 AND received_at >= $2 GROUP BY 1` : ''}
   )
   SELECT day * ${DAY} AS day, SUM(reports) AS reports, SUM(count) AS count FROM parts
   GROUP BY day HAVING SUM(reports) > 0 ORDER BY day`;
-const ALL_DAILY = errorsDaily('');
-const GROUP_DAILY = errorsDaily('AND fingerprint = $4');
+const DAILY = [errorsDaily('', false), errorsDaily('AND fingerprint = $4', false), errorsDaily('', true), errorsDaily('AND fingerprint = $4', true)];
 
 const CSP_DAILY = `WITH parts AS (
     SELECT day, reports FROM csp_groups WHERE site_key = $1 AND day > $3
@@ -32,10 +38,24 @@ const CSP_DAILY = `WITH parts AS (
   SELECT day * ${DAY} AS day, SUM(reports) AS reports FROM parts GROUP BY day HAVING SUM(reports) > 0 ORDER BY day`;
 
 // $1 site, $2 since (ms), $3 the fingerprint (with `filter`): per UTC hour from the reports themselves, a short range's.
-const errorsHourly = (filter: string) => `SELECT received_at / ${HOUR} * ${HOUR} AS hour, COUNT(*) AS reports, coalesce(SUM(coalesce(count, 1)), 0) AS count
-  FROM error_reports WHERE site_key = $1 ${filter} AND received_at >= $2 GROUP BY 1 ORDER BY 1`;
-const ALL_HOURLY = errorsHourly('');
-const GROUP_HOURLY = errorsHourly('AND fingerprint = $3');
+const errorsHourly = (filter: string, withoutBots: boolean) => `SELECT received_at / ${HOUR} * ${HOUR} AS hour, COUNT(*) AS reports, coalesce(SUM(coalesce(count, 1)), 0) AS count
+  FROM error_reports WHERE site_key = $1 ${filter} AND received_at >= $2 ${withoutBots ? 'AND (bot IS NULL OR bot = 0)' : ''} GROUP BY 1 ORDER BY 1`;
+const HOURLY = [errorsHourly('', false), errorsHourly('AND fingerprint = $3', false), errorsHourly('', true), errorsHourly('AND fingerprint = $3', true)];
+
+// What a total counts once (core/countedOnce.ts), as sqlite/reportReads.ts: $1 site, $2 since, $3
+// limit; the resource issues' reports by fingerprint and time with a violation near them.
+const FAILED_LOADS = `SELECT e.received_at, e.source_url, e.page_url, coalesce(e.count, 1) AS count, coalesce(e.bot, 0) AS bot
+  FROM issues AS i JOIN error_reports AS e ON e.site_key = i.site_key AND e.fingerprint = i.fingerprint AND e.received_at >= $2
+  WHERE i.site_key = $1 AND i.error_type = 'resource_error'
+    AND EXISTS (SELECT 1 FROM csp_reports AS c WHERE c.site_key = $1
+      AND c.received_at BETWEEN e.received_at - ${COPY_WINDOW_MS} AND e.received_at + ${COPY_WINDOW_MS}
+      AND c.report_type = 'csp-violation' AND c.effective_directive IS NOT NULL)
+  ORDER BY e.received_at LIMIT $3`;
+// $1 site, $2 from, $3 to, $4 limit: the violations a failed load of that span is compared with.
+const VIOLATIONS_BETWEEN = `SELECT received_at, report_type, effective_directive, blocked_uri, document_uri FROM csp_reports
+  WHERE site_key = $1 AND received_at BETWEEN $2 AND $3 AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
+    AND blocked_uri IS NOT NULL AND document_uri IS NOT NULL
+  ORDER BY received_at LIMIT $4`;
 const CSP_HOURLY = `SELECT received_at / ${HOUR} * ${HOUR} AS hour, COUNT(*) AS reports FROM csp_reports
   WHERE site_key = $1 AND received_at >= $2 AND report_type = 'csp-violation' AND effective_directive IS NOT NULL GROUP BY 1 ORDER BY 1`;
 
@@ -65,20 +85,22 @@ export const postgresReportReads = (
   const range = (site: string, since = 0) => [site, since, Math.floor(since / DAY)];
   return {
     errors: {
-      async daily(siteKey, { since, fingerprint } = {}) {
-        const { rows } =
-          fingerprint === undefined
-            ? await run<DailyErrors>(pool, ALL_DAILY, range(siteKey, since), 'errors_daily')
-            : await run<DailyErrors>(pool, GROUP_DAILY, [...range(siteKey, since), fingerprint], 'error_group_daily');
-        return rows;
+      async daily(siteKey, { since, fingerprint, withoutBots } = {}) {
+        const which = (fingerprint === undefined ? 0 : 1) + (withoutBots ? 2 : 0);
+        const params = fingerprint === undefined ? range(siteKey, since) : [...range(siteKey, since), fingerprint];
+        return (await run<DailyErrors>(pool, DAILY[which]!, params, `errors_daily_${which}`)).rows;
       },
-      async hourly(siteKey, { since, fingerprint }) {
-        const at = Math.floor(since);
-        const { rows } =
-          fingerprint === undefined
-            ? await run<HourlyErrors>(pool, ALL_HOURLY, [siteKey, at], 'errors_hourly')
-            : await run<HourlyErrors>(pool, GROUP_HOURLY, [siteKey, at, fingerprint], 'error_group_hourly');
-        return rows;
+      async hourly(siteKey, { since, fingerprint, withoutBots }) {
+        const which = (fingerprint === undefined ? 0 : 1) + (withoutBots ? 2 : 0);
+        const params = fingerprint === undefined ? [siteKey, Math.floor(since)] : [siteKey, Math.floor(since), fingerprint];
+        return (await run<HourlyErrors>(pool, HOURLY[which]!, params, `errors_hourly_${which}`)).rows;
+      },
+      async blockedLoads(siteKey, { since, limit }) {
+        const loads = (await run<LoadRow>(pool, FAILED_LOADS, [siteKey, Math.floor(since), limit], 'failed_loads')).rows.map(loadOf);
+        if (!loads.length) return { loads, violations: [] };
+        const [from, to] = [loads[0]!.received_at - COPY_WINDOW_MS, loads.at(-1)!.received_at + COPY_WINDOW_MS];
+        const { rows } = await run<ViolationRow>(pool, VIOLATIONS_BETWEEN, [siteKey, from, to, limit], 'violations_between');
+        return { loads, violations: rows.map(violationOf) };
       },
       async sessions(siteKey, { fingerprint, since = 0 }) {
         return (await run<{ sessions: number }>(pool, SESSIONS, [siteKey, fingerprint, since], 'error_group_sessions')).rows[0]!.sessions;
@@ -96,7 +118,7 @@ export const postgresReportReads = (
       async breakdown(siteKey, { fingerprint, field, since = 0, limit }) {
         return (await run<FieldCount>(pool, BREAKDOWNS[field], [siteKey, fingerprint, since, limit], `error_group_${field}s`)).rows;
       },
-    } satisfies Pick<ErrorReportStore, 'daily' | 'hourly' | 'sessions' | 'visitors' | 'latest' | 'breakdown'>,
+    } satisfies Pick<ErrorReportStore, 'daily' | 'hourly' | 'blockedLoads' | 'sessions' | 'visitors' | 'latest' | 'breakdown'>,
     csp: {
       async daily(siteKey, { since } = {}) {
         return (await run<{ day: number; reports: number }>(pool, CSP_DAILY, range(siteKey, since), 'csp_daily')).rows;

@@ -14,7 +14,7 @@ import { sqliteReports } from './reports';
 
 /** The read methods of the SQLite store that run on the reader thread (readThread.ts), by concern. */
 export const READ_METHODS = {
-  errors: ['list', 'groups', 'daily', 'hourly', 'sessions', 'visitors', 'latest', 'breakdown'],
+  errors: ['list', 'groups', 'daily', 'hourly', 'blockedLoads', 'sessions', 'visitors', 'latest', 'breakdown'],
   csp: ['list', 'groups', 'evidence', 'daily', 'hourly'],
   performance: ['list', 'metricCounts', 'daily', 'hourly', 'metricDaily', 'metricCountsWithDays', 'pages'],
   issues: ['list', 'get', 'events', 'tags', 'trends', 'botReports'],
@@ -53,6 +53,7 @@ export const sqliteReads = (db: Database) => {
       groups: reports.errors.groups,
       daily: reportReads.errors.daily,
       hourly: reportReads.errors.hourly,
+      blockedLoads: reportReads.errors.blockedLoads,
       sessions: reportReads.errors.sessions,
       visitors: reportReads.errors.visitors,
       latest: reportReads.errors.latest,

@@ -1,7 +1,9 @@
 import type { Database } from 'better-sqlite3';
+import { COPY_WINDOW_MS } from '../../core/cspCopies';
 import type { StoredErrorReport } from '../../core/records';
 import type { CspReportStore } from '../contract/cspReports';
 import type { DailyErrors, ErrorReportStore, FieldCount, HourlyErrors } from '../contract/errorReports';
+import { loadOf, type LoadRow, violationOf, type ViolationRow } from '../blockedLoadRows';
 import { toRecord, type Row } from './rows';
 
 const DAY = 86_400_000;
@@ -18,22 +20,29 @@ type Params = { site: string; since: number; day: number; fingerprint: string | 
 export const sqliteReportReads = (
   db: Database,
 ) => {
-  // Two statements rather than `(@fingerprint IS NULL OR ...)`, which would keep SQLite off the fingerprint index.
-  const errorsDaily = (byFingerprint: boolean) => {
+  // Statements per filter rather than `(@fingerprint IS NULL OR ...)`, which would keep SQLite off the
+  // fingerprint index. Without bots: the bots' reports since `since` taken back out per day, read
+  // from their partial index (error_reports_of_bots, issueSchema.ts), as the issues list does.
+  const errorsDaily = (byFingerprint: boolean, withoutBots: boolean) => {
     const filter = byFingerprint ? 'AND fingerprint = @fingerprint' : '';
+    const bots = withoutBots
+      ? `UNION ALL
+         SELECT received_at / ${DAY}, -COUNT(*), -coalesce(SUM(coalesce(count, 1)), 0) FROM error_reports INDEXED BY error_reports_of_bots
+         WHERE site_key = @site ${filter} AND bot = 1 AND received_at >= @since GROUP BY 1`
+      : '';
     return db.prepare<Params, DailyErrors>(
       `WITH parts AS (
          SELECT day, reports, count FROM error_groups WHERE site_key = @site ${filter} AND day > @day
          UNION ALL
          SELECT @day, COUNT(*), coalesce(SUM(coalesce(count, 1)), 0) FROM error_reports
          WHERE site_key = @site ${filter} AND received_at >= @since AND received_at < (@day + 1) * ${DAY}
+         ${bots}
        )
        SELECT day * ${DAY} AS day, SUM(reports) AS reports, SUM(count) AS count FROM parts
        GROUP BY day HAVING SUM(reports) > 0 ORDER BY day`,
     );
   };
-  const allDaily = errorsDaily(false);
-  const groupDaily = errorsDaily(true);
+  const daily = [errorsDaily(false, false), errorsDaily(true, false), errorsDaily(false, true), errorsDaily(true, true)];
   const cspDaily = db.prepare<Params, { day: number; reports: number }>(
     `WITH parts AS (
        SELECT day, reports FROM csp_groups WHERE site_key = @site AND day > @day
@@ -45,13 +54,34 @@ export const sqliteReportReads = (
      SELECT day * ${DAY} AS day, SUM(reports) AS reports FROM parts GROUP BY day HAVING SUM(reports) > 0 ORDER BY day`,
   );
   // Per hour from the reports by site and time (the fingerprint's index for one group): a short range.
-  const errorsHourly = (filter: string) =>
+  const errorsHourly = (filter: string, withoutBots: boolean) =>
     db.prepare<{ site: string; since: number; fingerprint: string | null }, HourlyErrors>(
       `SELECT received_at / ${HOUR} * ${HOUR} AS hour, COUNT(*) AS reports, coalesce(SUM(coalesce(count, 1)), 0) AS count FROM error_reports
-       WHERE site_key = @site ${filter} AND received_at >= @since GROUP BY 1 ORDER BY 1`,
+       WHERE site_key = @site ${filter} AND received_at >= @since ${withoutBots ? 'AND (bot IS NULL OR bot = 0)' : ''} GROUP BY 1 ORDER BY 1`,
     );
-  const allHourly = errorsHourly('');
-  const groupHourly = errorsHourly('AND fingerprint = @fingerprint');
+  const BY_FINGERPRINT = 'AND fingerprint = @fingerprint';
+  const hourly = [errorsHourly('', false), errorsHourly(BY_FINGERPRINT, false), errorsHourly('', true), errorsHourly(BY_FINGERPRINT, true)];
+  // What a total counts once (core/countedOnce.ts): the resource errors with a violation near them,
+  // from the resource issues' reports by fingerprint and time (a fingerprint is of one error type:
+  // no index by type needed), each tried against the violations by site and time; their URLs then
+  // read from the rows found. And the violations of a span of time, which the caller bounds by the
+  // loads found: what a failed load is compared with.
+  const failedLoads = db.prepare<{ site: string; since: number; limit: number }, LoadRow>(
+    `SELECT e.received_at, e.source_url, e.page_url, coalesce(e.count, 1) AS count, coalesce(e.bot, 0) AS bot
+     FROM issues AS i CROSS JOIN error_reports AS e INDEXED BY error_reports_by_fingerprint_time
+       ON e.site_key = i.site_key AND e.fingerprint = i.fingerprint AND e.received_at >= @since
+     WHERE i.site_key = @site AND i.error_type = 'resource_error'
+       AND EXISTS (SELECT 1 FROM csp_reports AS c WHERE c.site_key = @site
+         AND c.received_at BETWEEN e.received_at - ${COPY_WINDOW_MS} AND e.received_at + ${COPY_WINDOW_MS}
+         AND c.report_type = 'csp-violation' AND c.effective_directive IS NOT NULL)
+     ORDER BY e.received_at LIMIT @limit`,
+  );
+  const violationsBetween = db.prepare<{ site: string; from: number; to: number; limit: number }, ViolationRow>(
+    `SELECT received_at, report_type, effective_directive, blocked_uri, document_uri FROM csp_reports
+     WHERE site_key = @site AND received_at BETWEEN @from AND @to AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
+       AND blocked_uri IS NOT NULL AND document_uri IS NOT NULL
+     ORDER BY received_at LIMIT @limit`,
+  );
   const cspHourly = db.prepare<[string, number], { hour: number; reports: number }>(
     `SELECT received_at / ${HOUR} * ${HOUR} AS hour, COUNT(*) AS reports FROM csp_reports
      WHERE site_key = ? AND received_at >= ? AND report_type = 'csp-violation' AND effective_directive IS NOT NULL GROUP BY 1 ORDER BY 1`,
@@ -85,11 +115,18 @@ export const sqliteReportReads = (
 
   return {
     errors: {
-      async daily(siteKey, { since, fingerprint } = {}) {
-        return (fingerprint === undefined ? allDaily : groupDaily).all(params(siteKey, since, fingerprint));
+      async daily(siteKey, { since, fingerprint, withoutBots } = {}) {
+        return daily[(fingerprint === undefined ? 0 : 1) + (withoutBots ? 2 : 0)]!.all(params(siteKey, since, fingerprint));
       },
-      async hourly(siteKey, { since, fingerprint }) {
-        return (fingerprint === undefined ? allHourly : groupHourly).all({ site: siteKey, since: Math.floor(since), fingerprint: fingerprint ?? null });
+      async hourly(siteKey, { since, fingerprint, withoutBots }) {
+        const statement = hourly[(fingerprint === undefined ? 0 : 1) + (withoutBots ? 2 : 0)]!;
+        return statement.all({ site: siteKey, since: Math.floor(since), fingerprint: fingerprint ?? null });
+      },
+      async blockedLoads(siteKey, { since, limit }) {
+        const loads = failedLoads.all({ site: siteKey, since: Math.floor(since), limit }).map(loadOf);
+        if (!loads.length) return { loads, violations: [] };
+        const [from, to] = [loads[0]!.received_at - COPY_WINDOW_MS, loads.at(-1)!.received_at + COPY_WINDOW_MS];
+        return { loads, violations: violationsBetween.all({ site: siteKey, from, to, limit }).map(violationOf) };
       },
       async sessions(siteKey, { fingerprint, since = 0 }) {
         return sessions.get(siteKey, fingerprint, since)!.sessions;
@@ -104,7 +141,7 @@ export const sqliteReportReads = (
       async breakdown(siteKey, { fingerprint, field, since = 0, limit }) {
         return breakdowns[field].all(siteKey, fingerprint, since, limit);
       },
-    } satisfies Pick<ErrorReportStore, 'daily' | 'hourly' | 'sessions' | 'visitors' | 'latest' | 'breakdown'>,
+    } satisfies Pick<ErrorReportStore, 'daily' | 'hourly' | 'blockedLoads' | 'sessions' | 'visitors' | 'latest' | 'breakdown'>,
     csp: {
       async daily(siteKey, { since } = {}) {
         return cspDaily.all(params(siteKey, since));

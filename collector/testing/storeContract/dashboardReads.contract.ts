@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { p75Rank } from '../../core/vitals';
+import { describeCountedOnceContract } from './countedOnce.contract';
 import type { StoreTest } from './storeTest';
 import { violation } from './violation';
 
@@ -9,7 +10,7 @@ const DAY = 86_400_000;
 /**
  * The dashboard's reads in the store contract (store/contract.ts: errors.daily/hourly/sessions/latest/breakdown,
  * csp.daily/hourly, performance.daily/hourly/metricDaily/pages), run by describeStoreContract (store.contract.ts)
- * with its fresh store for each test.
+ * with its fresh store for each test; and what Activity counts (countedOnce.contract.ts).
  *
  * @example
  * describeDashboardReadsContract(storeTest(() => ({ store, seed, reopen })));
@@ -168,4 +169,7 @@ export const describeDashboardReadsContract = (test: StoreTest) =>
         { page_url: 'https://s.example/even', sessions: 2, metrics: { LCP: { samples: 2, p75: p75([5000, 300]) }, CLS: { samples: 2, p75: p75([5000, 300]) / 10_000 } } },
       ]);
     });
+
+    // The site page's Activity as it counts (docs/issues.md, "A resource a CSP blocked", "Bots").
+    describeCountedOnceContract(test);
   });
