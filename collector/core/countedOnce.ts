@@ -6,8 +6,20 @@ export interface CountedLoad extends FailedLoad {
   bot: boolean;
 }
 
-/** Where a URL pair is compared: the failed resource (or blocked URI) and its page, as cspExplains.ts compares them. */
-const targetOf = (url: string | undefined, page: string | undefined) => `${comparable(url) ?? ''}\n${comparable(page) ?? ''}`;
+/**
+ * Where a URL pair is compared: the failed resource (or blocked URI) and its page, as
+ * cspExplains.ts compares them; each URL parsed once per call of explainedLoads (a site's blocked
+ * URIs and pages repeat: thousands of reports, a few dozen URLs).
+ */
+const targets = () => {
+  const parsed = new Map<string | undefined, string>();
+  const of = (url: string | undefined) => {
+    let found = parsed.get(url);
+    if (found === undefined) parsed.set(url, (found = comparable(url) ?? ''));
+    return found;
+  };
+  return (url: string | undefined, page: string | undefined) => `${of(url)}\n${of(page)}`;
+};
 
 /**
  * The failed loads a CSP violation explains (core/cspExplains.ts, the issues' link), among
@@ -19,6 +31,7 @@ const targetOf = (url: string | undefined, page: string | undefined) => `${compa
  *   [{ report_type: 'csp-violation', effective_directive: 'script-src-elem', blocked_uri: 'https://ads.example/a.js', document_uri: 'https://shop.example/', received_at: t + 1000 }]).length // 1
  */
 export const explainedLoads = <L extends CountedLoad>(loads: readonly L[], violations: readonly Violation[]): L[] => {
+  const targetOf = targets();
   const byTarget = new Map<string, Violation[]>();
   for (const violation of violations) {
     const target = targetOf(violation.blocked_uri, violation.document_uri);
