@@ -42,7 +42,9 @@ test('the suggested policy allows exactly the observed sources: no further viola
   const project = await api('POST', '/api/v1/csp-projects', { site_key: siteKey, name: 'Shop', mode: 'enforce', base_policy: basePolicy });
   const withheld = await api('GET', `/api/v1/csp-projects/${project.id}/suggested-policy`);
   expect(withheld.policy).toBe("default-src 'self'; img-src 'self' https://cdn.example.net; script-src 'self' 'unsafe-inline' https://ads.example.org");
-  expect(withheld.withheld).toEqual([{ directive: 'script-src', source: "'unsafe-eval'", reports: 1, reason: 'unsafe_keyword' }]);
+  expect(withheld.withheld).toEqual([
+    { directive: 'script-src', source: "'unsafe-eval'", reports: 1, reason: 'unsafe_keyword', guidance: expect.stringContaining('eval()') },
+  ]);
   // The owner accepts eval in the base policy; the suggestion then covers all three reports.
   await api('PATCH', `/api/v1/csp-projects/${project.id}`, { base_policy: basePolicy.replace("'unsafe-inline'", "'unsafe-inline' 'unsafe-eval'") });
   const suggestion = await api('GET', `/api/v1/csp-projects/${project.id}/suggested-policy`);

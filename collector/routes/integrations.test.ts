@@ -50,12 +50,14 @@ describe('CSP projects', () => {
     await kit.collector.insertCsp(kit.blog, [violation('img-src', 'https://blog-only.example/x.png')], Date.now());
     const suggestion = await json(await call('GET', `/api/v1/csp-projects/${project.id}/suggested-policy`, kit.shopKey));
     expect(suggestion).toMatchObject({
-      policy: "default-src 'self' https://ads.example.org; img-src 'self' https://cdn.example.net",
+      // Each source in the directive violated: script-src created from default-src, never default-src widened.
+      policy: "default-src 'self'; img-src 'self' https://cdn.example.net; script-src 'self' https://ads.example.org",
       based_on_reports: 3,
       directives: [
         { directive: 'img-src', added: [{ source: 'https://cdn.example.net', reports: 2 }] },
-        { directive: 'default-src', added: [{ source: 'https://ads.example.org', reports: 1 }] },
+        { directive: 'script-src', added: [{ source: 'https://ads.example.org', reports: 1 }] },
       ],
+      too_many: null,
     });
 
     const updated = await json(await call('PATCH', `/api/v1/csp-projects/${project.id}`, kit.shopKey, { mode: 'enforce', base_policy: suggestion.policy }));

@@ -1,7 +1,6 @@
 // Content Security Policy Level 3 as pure functions (https://w3c.github.io/webappsec-csp/): parse,
 // judge and write policies, match URLs, check a page's policies, suggest a policy from reports.
 export { checkPagePolicies, type PageRequirement } from './checkPagePolicies';
-export { collapseSources } from './collapseSources';
 export { directiveFallbackList } from './directiveFallbackList';
 export { effectiveDirectiveOf } from './effectiveDirective';
 export { governingDirective } from './governingDirective';
@@ -12,6 +11,7 @@ export { serializePolicy } from './serializePolicy';
 export { sourceForUrl } from './sourceForUrl';
 export { sourceForViolation } from './sourceForViolation';
 export { suggestPolicy, type Evidence, type Suggestion } from './suggestPolicy';
+export { broadSource, GUIDANCE, targetDirective, topSources } from './suggestionRules';
 export { SUGGESTION_LIMITS } from './suggestionLimits';
 export { schemePartMatches, urlMatchesExpression, urlMatchesSourceList } from './urlMatchesExpression';
 export { isWellFormedToken, policyProblems, wellFormedPolicy } from './wellFormedPolicy';

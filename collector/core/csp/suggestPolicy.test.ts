@@ -1,7 +1,7 @@
 // The policy suggestion: each source to the directive that governed it, and nothing a forged
 // report could use to widen a policy beyond what the grammar and the base allow (docs/hostile-input.md, "Policies widened by reports").
 import { describe, expect, test } from 'vitest';
-import { collapseSources } from './collapseSources';
+import { topSources } from './suggestionRules';
 import { parsePolicy } from './parsePolicy';
 import { sourceForViolation } from './sourceForViolation';
 import { suggestPolicy, type Evidence } from './suggestPolicy';
@@ -33,14 +33,14 @@ test('sources are the origin, self, or the keyword a blocked URI stands for, whe
   }
 });
 
-test('each source goes to the directive that governed it, with its evidence count', () => {
+test('each source goes to the directive violated (created from its fallback when absent), never default-src, with its evidence count', () => {
   const base = "default-src 'self'; img-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'";
   const suggestion = suggestPolicy(base, [
     row('img-src', 'https://cdn.example.net/pixel.gif', 3),
     row('img-src', 'https://cdn.example.net/other.gif', 2),
     // Chromium reports script-src-elem even when the policy has only script-src.
     row('script-src-elem', 'https://ads.example.org/tag.js', 4),
-    // font-src is absent: default-src governs it.
+    // font-src is absent: created from default-src's sources, default-src left as it was.
     row('font-src', 'https://fonts.example/a.woff2'),
     // Not a fetch directive: no source list to widen.
     row('frame-ancestors', 'https://evil.example', 9),
@@ -48,28 +48,37 @@ test('each source goes to the directive that governed it, with its evidence coun
     row('script-src', 'eval', 2),
   ]);
   expect([...suggestion.structure]).toEqual([
-    ['default-src', ["'self'", 'https://fonts.example']],
+    ['default-src', ["'self'"]],
     ['img-src', ["'self'", 'https://cdn.example.net']],
     ['script-src', ["'self'", "'unsafe-inline'", "'unsafe-eval'", 'https://ads.example.org']],
+    ['font-src', ["'self'", 'https://fonts.example']],
   ]);
   expect(suggestion.policy).toBe(
-    "default-src 'self' https://fonts.example; img-src 'self' https://cdn.example.net; script-src 'self' 'unsafe-inline' 'unsafe-eval' https://ads.example.org",
+    "default-src 'self'; img-src 'self' https://cdn.example.net; script-src 'self' 'unsafe-inline' 'unsafe-eval' https://ads.example.org; font-src 'self' https://fonts.example",
   );
   expect(suggestion.directives).toEqual([
     { directive: 'img-src', added: [{ source: 'https://cdn.example.net', reports: 5 }] },
     { directive: 'script-src', added: [{ source: 'https://ads.example.org', reports: 4 }] },
-    { directive: 'default-src', added: [{ source: 'https://fonts.example', reports: 1 }] },
+    { directive: 'font-src', added: [{ source: 'https://fonts.example', reports: 1 }] },
   ]);
+  expect(suggestion.too_many).toBeNull();
   expect(suggestion.based_on_reports).toBe(12);
   expect(suggestion.withheld).toEqual([]);
 });
 
-test("'none' gives way to the first source; a directive with * needs no host, but data: still", () => {
-  expect(suggestPolicy("object-src 'none'; img-src *", [
+test("'none' gives way to the first source; a directive with * needs no host; data: is a bare scheme, withheld", () => {
+  const suggestion = suggestPolicy("object-src 'none'; img-src *", [
     row('object-src', 'https://plugins.example/x.swf'),
     row('img-src', 'data'),
     row('img-src', 'https://a.example/x.png'),
-  ]).policy).toBe('object-src https://plugins.example; img-src * data:');
+  ]);
+  expect(suggestion.policy).toBe('object-src https://plugins.example; img-src *');
+  expect(suggestion.withheld).toEqual([{ directive: 'img-src', source: 'data:', reports: 1, reason: 'unsafe_scheme' }]);
+});
+
+test('a frame is allowed in frame-src, created from default-src, never by widening default-src', () => {
+  const suggestion = suggestPolicy("default-src 'self'", [row('frame-src', 'https://www.youtube-nocookie.com/embed/x', 3)]);
+  expect(suggestion.policy).toBe("default-src 'self'; frame-src 'self' https://www.youtube-nocookie.com");
 });
 
 test('nothing restricts a kind of fetch the base has no directive for: no directive is added (it would narrow)', () => {
@@ -86,11 +95,12 @@ describe('unsafe sources (policies widened by reports)', () => {
       row('script-src-attr', 'inline', 1),
     ]);
     expect(suggestion.policy).toBe("default-src 'self'; script-src 'self'");
+    // Inline and eval get guidance instead of the keyword (nonces, hashes, 'strict-dynamic').
     expect(suggestion.withheld).toEqual([
-      { directive: 'script-src', source: "'unsafe-eval'", reports: 3, reason: 'unsafe_keyword' },
-      { directive: 'script-src-elem', source: "'unsafe-inline'", reports: 2, reason: 'unsafe_keyword' },
-      { directive: 'script-src-attr', source: "'unsafe-inline'", reports: 1, reason: 'unsafe_keyword' },
+      { directive: 'script-src', source: "'unsafe-eval'", reports: 3, reason: 'unsafe_keyword', guidance: expect.stringContaining('eval()') },
+      { directive: 'script-src', source: "'unsafe-inline'", reports: 3, reason: 'unsafe_keyword', guidance: expect.stringContaining("'strict-dynamic'") },
     ]);
+    expect(suggestion.withheld[1]!.guidance).toMatch(/nonce.*sha256/);
     expect(suggestion.based_on_reports).toBe(0);
   });
 
@@ -112,22 +122,20 @@ describe('unsafe sources (policies widened by reports)', () => {
     expect(suggestion.based_on_reports).toBe(0);
   });
 
-  test('data: for images where default-src governs scripts: images get their own directive instead', () => {
+  test('images get their own directive; data: is added only where the base had it', () => {
     const suggestion = suggestPolicy("default-src 'self'", [
       row('img-src', 'https://cdn.example/a.png', 5),
       row('img-src', 'data:image/png;base64,AA', 2),
       row('font-src', 'https://fonts.example/a.woff2', 1),
     ]);
-    expect(suggestion.policy).toBe("default-src 'self' https://cdn.example https://fonts.example; img-src 'self' https://cdn.example data:");
-    expect(suggestion.directives).toEqual([
-      { directive: 'default-src', added: [{ source: 'https://cdn.example', reports: 5 }, { source: 'https://fonts.example', reports: 1 }] },
-      { directive: 'img-src', added: [{ source: 'https://cdn.example', reports: 5 }, { source: 'data:', reports: 2 }] },
-    ]);
+    expect(suggestion.policy).toBe("default-src 'self'; img-src 'self' https://cdn.example; font-src 'self' https://fonts.example");
+    expect(suggestion.withheld).toEqual([{ directive: 'img-src', source: 'data:', reports: 2, reason: 'unsafe_scheme' }]);
+    expect(suggestPolicy("default-src 'self'; img-src 'self' data:", [row('img-src', 'data:image/png;base64,AA')]).withheld).toEqual([]);
   });
 
   test('data: and blob: for scripts or workers are withheld unless the base had them', () => {
     expect(suggestPolicy("script-src 'self'", [row('script-src-elem', 'data:text/javascript,alert(1)')]).withheld).toEqual([
-      { directive: 'script-src-elem', source: 'data:', reports: 1, reason: 'unsafe_scheme' },
+      { directive: 'script-src', source: 'data:', reports: 1, reason: 'unsafe_scheme' },
     ]);
     expect(suggestPolicy("default-src 'self' blob:; worker-src 'self'", [row('worker-src', 'blob:https://shop.example/1')]).policy).toBe(
       "default-src 'self' blob:; worker-src 'self' blob:",
@@ -143,7 +151,7 @@ describe('hostile names and values (names from Object.prototype)', () => {
       ...names.map((name) => row('img-src', name)),
       ...names.map((name) => row('img-src', 'https://cdn.example/a.png', 1, name)),
     ]);
-    expect(suggestion.policy).toBe("default-src 'self' https://cdn.example");
+    expect(suggestion.policy).toBe("default-src 'self'; img-src 'self' https://cdn.example");
     expect(suggestion.based_on_reports).toBe(names.length);
   });
 
@@ -169,20 +177,12 @@ describe('hostile names and values (names from Object.prototype)', () => {
 });
 
 describe('bounds (bounded reads)', () => {
-  test('beyond the cap, hosts of one parent domain collapse into a wildcard', () => {
+  test('beyond the cap, the top hosts by reports are kept and their coverage said; never a wildcard or a scheme', () => {
     const evidence = Array.from({ length: 40 }, (_, index) => row('img-src', `https://h${index}.cdn.example/x.png`, 40 - index));
-    const suggestion = suggestPolicy("img-src 'self'", [...evidence, row('img-src', 'https://other.example/y.png', 7)]);
-    expect(suggestion.policy).toBe("img-src 'self' https://*.cdn.example https://other.example");
-    expect(suggestion.directives).toEqual([
-      { directive: 'img-src', added: [{ source: 'https://*.cdn.example', reports: 820 }, { source: 'https://other.example', reports: 7 }], collapsed: 40 },
-    ]);
-  });
-
-  test('when wildcards are not enough, hosts collapse into their scheme', () => {
-    const evidence = Array.from({ length: 30 }, (_, index) => row('connect-src', `https://api${index}.example/x`));
-    expect(suggestPolicy("connect-src 'self'", [...evidence, row('connect-src', 'wss://live.example/')]).policy).toBe(
-      "connect-src 'self' https: wss:",
-    );
+    const suggestion = suggestPolicy("img-src 'self'", evidence, { evidenceGroups: 1000, addedSourcesPerDirective: 3 });
+    expect(suggestion.policy).toBe("img-src 'self' https://h0.cdn.example https://h1.cdn.example https://h2.cdn.example");
+    expect(suggestion.directives[0]).toMatchObject({ directive: 'img-src', collapsed: 37 });
+    expect(suggestion.too_many).toEqual({ directive: 'img-src', kept: 3, coverage: (40 + 39 + 38) / 820 });
   });
 
   test('the evidence read is cut at the limit', () => {
@@ -191,11 +191,8 @@ describe('bounds (bounded reads)', () => {
     expect(suggestion.policy).toBe("img-src 'self' https://h0.example https://h1.example https://h2.example");
   });
 
-  test('collapseSources leaves a list under the cap alone and never makes *.com', () => {
-    const few = new Map([['https://a.example', 1]]);
-    expect(collapseSources(few, 2)).toEqual({ sources: few, collapsed: 0 });
-    const tlds = new Map([['https://a.com', 1], ['https://b.com', 1], ['https://c.com', 1]]);
-    expect(collapseSources(tlds, 2)).toEqual({ sources: new Map([['https:', 3]]), collapsed: 3 });
+  test('topSources keeps a list under the cap whole, with full coverage', () => {
+    expect(topSources(new Map([['https://a.example', 1]]), 2)).toEqual({ kept: [['https://a.example', 1]], coverage: 1, left: 0 });
   });
 });
 

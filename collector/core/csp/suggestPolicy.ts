@@ -1,9 +1,9 @@
-import { collapseSources } from './collapseSources';
 import { directiveFallbackList } from './directiveFallbackList';
 import { governingDirective } from './governingDirective';
 import { parsePolicy, type Policy } from './parsePolicy';
 import { serializePolicy } from './serializePolicy';
 import { sourceForViolation, type Candidate } from './sourceForViolation';
+import { broadSource, GUIDANCE, targetDirective, topSources } from './suggestionRules';
 import { SUGGESTION_LIMITS, type SuggestionLimits } from './suggestionLimits';
 import { urlMatchesSourceList } from './urlMatchesExpression';
 import { wellFormedPolicy } from './wellFormedPolicy';
@@ -20,22 +20,15 @@ export interface Suggestion {
   /** The suggested policy as a structure, for callers that build on it (the header); not sent as JSON. */
   structure: Policy;
   policy: string;
-  /** What was added to the base, directive by directive, with how many reports needed each source. */
+  /** What was added to the base, directive by directive, with how many reports needed each source; `collapsed`: sources left out over the cap. */
   directives: Array<{ directive: string; added: Array<{ source: string; reports: number }>; collapsed?: number }>;
   /** Reports the suggestion accounts for: those it allows now, and those the base already allowed. */
   based_on_reports: number;
-  /** Sources the reports asked for that a suggestion never adds by itself (the owner decides). */
-  withheld: Array<{ directive: string; source: string; reports: number; reason: 'unsafe_keyword' | 'unsafe_scheme' }>;
+  /** Sources the reports asked for that a suggestion never adds by itself (the owner decides), with what to do instead of an unsafe keyword. */
+  withheld: Array<{ directive: string; source: string; reports: number; reason: 'unsafe_keyword' | 'unsafe_scheme'; guidance?: string }>;
+  /** When a directive needed more sources than the cap: the one with the least coverage, how many sources were kept and the share of its reports they cover. */
+  too_many: { directive: string; kept: number; coverage: number } | null;
 }
-
-/** Keywords that switch protections off (docs/hostile-input.md, "Policies widened by reports"): added only where the base policy had them. */
-const UNSAFE_KEYWORDS: ReadonlySet<string> = /* @__PURE__ */ new Set(["'unsafe-inline'", "'unsafe-eval'", "'wasm-unsafe-eval'", "'unsafe-hashes'"]);
-/** Scheme sources that let a page run script it did not ship, when they govern scripts or workers. */
-const SCRIPT_SCHEMES: ReadonlySet<string> = /* @__PURE__ */ new Set(['data:', 'blob:', 'filesystem:']);
-/** The effective directives of script execution: whatever governs one of them governs scripts. */
-const SCRIPT_FETCHES = ['script-src-elem', 'script-src-attr', 'worker-src'];
-/** Every directive that may govern script execution (their fallback lists). */
-const SCRIPT_GOVERNORS: ReadonlySet<string> = /* @__PURE__ */ new Set(SCRIPT_FETCHES.flatMap((name) => directiveFallbackList(name)));
 
 const lower = (tokens: readonly string[]) => tokens.map((token) => token.toLowerCase());
 const withoutNone = (tokens: readonly string[]) => tokens.filter((token) => token.toLowerCase() != "'none'");
@@ -53,39 +46,30 @@ const isAllowed = (list: readonly string[], candidate: Candidate, origin: URL) =
 
 /**
  * Builds a Content-Security-Policy that allows what a site's stored violations needed, from its
- * base policy. Each source goes to the directive that governed the blocked fetch (CSP3 "Get fetch
- * directive fallback list": `script-src-elem` -> `script-src` -> `default-src`), as `'self'` for the
- * page's own origin, an origin, or a keyword. Reports are unauthenticated, so (docs/hostile-input.md, "Policies widened by reports"):
- * - only well-formed source expressions are written, into directives of the base or of the known
- *   fetch directives, and the policy is built as a structure and serialized once;
- * - a keyword only where it fits the directive (`inline` for script and style, `eval` for script-src);
- * - `'unsafe-inline'`, `'unsafe-eval'`, `'wasm-unsafe-eval'`, `'unsafe-hashes'` only when the base
- *   policy had it in that directive's fallback chain, and `data:`, `blob:`, `filesystem:` for a
- *   directive that may govern scripts or workers likewise; otherwise they are listed in `withheld`
- *   for the owner to decide;
- * - a `data:`/`blob:`/`filesystem:` source for another kind (an image) never widens a directive that
- *   also governs scripts: that kind gets its own directive, a copy of the governing one plus the source;
- * - at most `limits.addedSourcesPerDirective` added sources per directive (`collapseSources`);
- * - at most `limits.evidenceGroups` evidence rows are read (callers pass the top ones by count).
- * O(n log n) in the evidence rows; a directive named `constructor` is just an unknown name.
+ * base policy, and never weakens it (docs/csp-reports.md, "The suggested policy"):
+ * - each source goes to the directive violated (`targetDirective`: `frame-src` for a frame, never
+ *   `default-src`), created from the list that governed it (its fallback's) when the base lacks it;
+ *   a kind of fetch the base does not restrict at all gets nothing (a new directive would narrow it);
+ * - a source is the page's own origin as `'self'`, or one origin; a bare scheme (`https:`, `data:`),
+ *   `*` or an unsafe keyword only where the base had it in the directive's fallback chain, otherwise
+ *   it is `withheld`, inline and eval with `guidance` (nonces, hashes, `'strict-dynamic'`);
+ * - at most `limits.addedSourcesPerDirective` sources per directive: the top ones by reports, the
+ *   rest left out and said (`too_many`, `directives[].collapsed`), never folded into a wildcard;
+ * - only well-formed source expressions, into a structure serialized once; at most
+ *   `limits.evidenceGroups` evidence rows are read. O(n log n) in the evidence rows.
  *
  * @example
  * suggestPolicy("default-src 'self'", [{ directive: 'img-src', blocked_uri: 'https://cdn.example/a.png', document_uri: 'https://shop.example/', reports: 3 }]).policy;
- * // "default-src 'self' https://cdn.example"
+ * // "default-src 'self'; img-src 'self' https://cdn.example"
  */
 export const suggestPolicy = (basePolicy: string, evidence: readonly Evidence[], limits: SuggestionLimits = SUGGESTION_LIMITS): Suggestion => {
   const base = wellFormedPolicy(parsePolicy(basePolicy));
-  // Directive -> its list before any addition: the base's, or, for a split-off directive, a copy of
+  // Directive -> its list before any addition: the base's, or, for a directive created, a copy of
   // the list that governed it.
   const before: Policy = new Map([...base].map(([name, tokens]) => [name, [...tokens]]));
   const added = new Map<string, Map<string, number>>();
   const withheld = new Map<string, Suggestion['withheld'][number]>();
   let basedOn = 0;
-  const add = (directive: string, source: string, reports: number) => {
-    const sources = added.get(directive) ?? new Map<string, number>();
-    sources.set(source, (sources.get(source) ?? 0) + reports);
-    added.set(directive, sources);
-  };
   const baseChainHas = (chain: readonly string[], source: string) => chain.some((name) => lower(base.get(name) ?? []).includes(source));
 
   for (const row of evidence.slice(0, limits.evidenceGroups)) {
@@ -96,48 +80,42 @@ export const suggestPolicy = (basePolicy: string, evidence: readonly Evidence[],
     if (!reports || !chain.length) continue;
     const candidate = sourceForViolation(directive, text(row.blocked_uri), text(row.document_uri));
     if (!candidate) continue;
-    let target = governingDirective(before, directive);
+    const governing = governingDirective(before, directive);
     // No directive restricts this kind of fetch: the base allows it already (the report came from an
     // older policy), and a new directive would only narrow the policy.
-    if (target === undefined) continue;
-    if (isAllowed(before.get(target)!, candidate, pageOrigin(text(row.document_uri)))) {
+    if (governing === undefined) continue;
+    if (isAllowed(before.get(governing)!, candidate, pageOrigin(text(row.document_uri)))) {
       basedOn += reports;
       continue;
     }
-    const scriptScheme = SCRIPT_SCHEMES.has(candidate.source);
-    const unsafe = UNSAFE_KEYWORDS.has(candidate.source) || (scriptScheme && SCRIPT_GOVERNORS.has(directive));
-    if (unsafe && !baseChainHas(chain, candidate.source)) {
-      const key = `${directive} ${candidate.source}`;
-      const entry = withheld.get(key) ?? {
-        directive,
-        source: candidate.source,
-        reports: 0,
-        reason: UNSAFE_KEYWORDS.has(candidate.source) ? ('unsafe_keyword' as const) : ('unsafe_scheme' as const),
-      };
+    const target = targetDirective(base, directive);
+    const reason = broadSource(candidate.source);
+    if (reason && !baseChainHas(directiveFallbackList(target), candidate.source)) {
+      const key = `${target} ${candidate.source}`;
+      const guidance = GUIDANCE[candidate.source];
+      const entry = withheld.get(key) ?? { directive: target, source: candidate.source, reports: 0, reason, ...(guidance ? { guidance } : {}) };
       entry.reports += reports;
       withheld.set(key, entry);
       continue;
     }
-    // data: for images where default-src also governs scripts: images get their own directive.
-    if (scriptScheme && !SCRIPT_GOVERNORS.has(directive) && SCRIPT_FETCHES.some((fetch) => governingDirective(before, fetch) == target)) {
-      before.set(directive, withoutNone(before.get(target)!));
-      added.set(directive, new Map(added.get(target)));
-      target = directive;
-    }
-    add(target, candidate.source, reports);
+    if (!before.has(target)) before.set(target, withoutNone(before.get(governingDirective(before, target) ?? governing)!));
+    const sources = added.get(target) ?? new Map<string, number>();
+    sources.set(candidate.source, (sources.get(candidate.source) ?? 0) + reports);
+    added.set(target, sources);
     basedOn += reports;
   }
 
   const structure: Policy = new Map([...before].map(([name, tokens]) => [name, [...tokens]]));
   const directives: Suggestion['directives'] = [];
+  let tooMany: Suggestion['too_many'] = null;
   for (const [name, sources] of added) {
-    const { sources: kept, collapsed } = collapseSources(sources, limits.addedSourcesPerDirective);
-    const entries = [...kept].sort((a, b) => b[1] - a[1]);
+    const { kept, coverage, left } = topSources(sources, limits.addedSourcesPerDirective);
+    if (left && (!tooMany || coverage < tooMany.coverage)) tooMany = { directive: name, kept: kept.length, coverage };
     const list = withoutNone(structure.get(name)!);
     const present = new Set(lower(list));
-    for (const [source] of entries) if (!present.has(source)) list.push(source);
+    for (const [source] of kept) if (!present.has(source)) list.push(source);
     structure.set(name, list);
-    directives.push({ directive: name, added: entries.map(([source, reports]) => ({ source, reports })), ...(collapsed ? { collapsed } : {}) });
+    directives.push({ directive: name, added: kept.map(([source, reports]) => ({ source, reports })), ...(left ? { collapsed: left } : {}) });
   }
   return {
     structure,
@@ -145,5 +123,6 @@ export const suggestPolicy = (basePolicy: string, evidence: readonly Evidence[],
     directives,
     based_on_reports: basedOn,
     withheld: [...withheld.values()].sort((a, b) => b.reports - a.reports),
+    too_many: tooMany,
   };
 };

@@ -28,7 +28,19 @@ export const SuggestionSchema = v.object({
     v.object({ directive: v.string(), added: v.array(v.object({ source: v.string(), reports: CountSchema })), collapsed: v.optional(CountSchema) }),
   ),
   based_on_reports: CountSchema,
-  withheld: v.array(v.object({ directive: v.string(), source: v.string(), reports: CountSchema, reason: v.picklist(['unsafe_keyword', 'unsafe_scheme']) })),
+  withheld: v.array(
+    v.object({
+      directive: v.string(),
+      source: v.string(),
+      reports: CountSchema,
+      reason: v.picklist(['unsafe_keyword', 'unsafe_scheme']),
+      guidance: v.optional(v.pipe(v.string(), v.description("What to do instead of the unsafe keyword: nonces, hashes, 'strict-dynamic'"))),
+    }),
+  ),
+  too_many: v.pipe(
+    v.nullable(v.object({ directive: v.string(), kept: CountSchema, coverage: v.pipe(v.number(), v.minValue(0), v.maxValue(1)) })),
+    v.description('When a directive needed more sources than the cap: the top ones kept, and the share of its reports they cover'),
+  ),
   evidence: v.object({ groups: CountSchema, limit: CountSchema, truncated: v.boolean() }),
 });
 
