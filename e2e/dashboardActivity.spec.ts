@@ -42,15 +42,16 @@ test('24 hours hourly beside the previous 24; bots left out counted and included
   await expect(ownSites.getByTestId('page_views-24h-change')).toHaveText('(no change on the previous 24 hours)');
   await page.goto(`${collector.url}/sites/${shop}?range=24h`);
   // The totals, each beside the previous 24 hours (nothing then: this site is new). The site's
-  // activity counts every report stored, bots' too, as the other views do (docs/issues.md, "The list at a million reports").
-  await expect(page.getByTestId('total-errors')).toContainText('4 errors');
+  // activity counts what the issues list counts: bots' errors left out (docs/issues.md, "Bots"),
+  // and the image a CSP violation blocked counted once, as the violation ("Counted once").
+  await expect(page.getByTestId('total-errors')).toContainText('1 error');
   await expect(page.getByTestId('previous-errors')).toHaveText('none in the previous 24 hours');
   await expect(page.getByTestId('total-csp')).toContainText('1 CSP violation');
   await expect(page.getByTestId('total-page_views')).toContainText('0 page views');
   await expect(page.getByTestId('previous-page_views')).toHaveText('none in the previous 24 hours either');
   // Hourly points, the last one still filling.
   const chart = page.locator('section[aria-labelledby="activity-title"] .chart');
-  await expect(chart).toHaveAttribute('aria-label', /^Per hour \(UTC\): .*: 4 errors, 1 CSP violations, 0 page views so far$/);
+  await expect(chart).toHaveAttribute('aria-label', /^Per hour \(UTC\): .*: 1 errors, 1 CSP violations, 0 page views so far$/);
   expect((await chart.getAttribute('aria-label'))!.split('; ').length).toBeGreaterThanOrEqual(24);
   await expect(page.locator('.legend')).toContainText('this hour, still filling');
   // Bots left out, and said so; the failed image marked with the violation that explains it.
@@ -65,6 +66,9 @@ test('24 hours hourly beside the previous 24; bots left out counted and included
   await expect(page.getByRole('link', { name: 'ReferenceError: gtag is not defined' })).toBeVisible();
   await expect(page.getByLabel('Include bots')).toBeChecked();
   await expect(page.getByTestId('bots-not-counted')).toHaveCount(0);
+  // Activity with them: the bots' two errors; the blocked image still counted once, as its violation.
+  await expect(page.getByTestId('total-errors')).toContainText('3 errors');
+  await expect(page.getByTestId('total-csp')).toContainText('1 CSP violation');
   await atBothWidths(page, SHOTS, 'site-bots-included');
   // The bots' issue keeps bots=include on its page, and a reload keeps the switch on.
   await page.getByRole('link', { name: 'ReferenceError: gtag is not defined' }).click();
