@@ -53,7 +53,7 @@ const results = {
   summary: await summaryBench({ reports }),
   activity: await activityBench({ reports }),
   issues: await issuesBench(),
-  sourceMaps: await sourceMapsBench({ maps: Number(process.env.BENCH_MAPS || 20), mapMb: Number(process.env.BENCH_MAP_MB || 16) }),
+  sourceMaps: await sourceMapsBench({ maps: Number(process.env.BENCH_MAPS || 20), mapMb: Number(process.env.BENCH_MAP_MB || 20) }),
   issuesPostgres: await issuesPostgresBench(),
   beacon: await beaconBench(),
   cspSuggestion: await cspSuggestionBench(),

@@ -1,14 +1,15 @@
 // Source maps (docs/source-maps.md, "The map thread"), against `sitebeacon serve` (dist/cli.js) on a
 // fresh SQLite file, over loopback:
 // - symbolication: one report whose stack has 50 frames in a 5 MB bundle's map, read through
-//   GET .../issues/{fingerprint}/events: cold (the map read from the store and parsed on the map
-//   thread), then warm (the parsed map kept), the median of `reads` warm reads; and how long
-//   GET /api/test-connectivity takes (median of 5) idle, and while the cold read's map is parsed;
-// - memory: the serve process's RSS (VmRSS, the map thread included) while `maps` maps of
-//   `mapMb` MB are uploaded one after the other, each to its own release, 2 s after, and once the
-//   map thread has ended for want of jobs (30 s). A map over
-//   16 Mi characters is refused (413): the largest accepted is just under it.
-//   BENCH_MAPS=20  BENCH_MAP_MB=16  maps uploaded for the memory figure
+//   GET .../issues/{fingerprint}/events: cold (a restarted collector: the map read from the store and
+//   compiled on the map thread), then warm (the compiled map kept), the median of `reads` warm reads;
+//   and how long GET /api/test-connectivity takes (median of 5) idle, and while the cold read's map is compiled;
+// - memory: the serve process's RSS (VmRSS, the map thread included), sampled every 100 ms, while
+//   `maps` maps of `mapMb` MB are uploaded one after the other, each to its own release; while a
+//   50-frame report of each release is symbolicated (its events read), warm (as uploaded), then cold
+//   after a restart (each map read from the store and compiled again); and once the map thread has
+//   ended for want of jobs (30 s). The soak's budget is 128 MB (README, goals).
+//   BENCH_MAPS=20  BENCH_MAP_MB=20  maps uploaded for the memory figure
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,7 +77,7 @@ const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KH
 /** Resolves after `ms`. */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const sourceMapsBench = async ({ maps = 20, mapMb = 16, reads = 9 } = {}) => {
+export const sourceMapsBench = async ({ maps = 20, mapMb = 20, reads = 9 } = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'sitebeacon-bench-maps-'));
   const db = join(dir, 'maps.db');
   const store = createSqliteStore({ file: db });
@@ -137,12 +138,20 @@ export const sourceMapsBench = async ({ maps = 20, mapMb = 16, reads = 9 } = {})
       connectivityDuringColdMs: round(median(during), 2),
     };
 
-    // Memory: `maps` big maps uploaded one after the other, RSS sampled meanwhile.
+    // Memory: `maps` big maps uploaded, then symbolicated against, warm and cold, RSS sampled throughout.
     const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))[1]) / 1024;
     const big = syntheticMap(mapMb);
     const before = rssMb();
-    const samples = [];
-    const sampler = setInterval(() => samples.push(rssMb()), 100);
+    let samples = [];
+    let sampler = setInterval(() => samples.push(rssMb()), 100);
+    /** The peak RSS of a phase, and a new phase's sampling. */
+    const phase = () => {
+      clearInterval(sampler);
+      const peak = Math.max(...samples, rssMb());
+      samples = [];
+      sampler = setInterval(() => samples.push(rssMb()), 100);
+      return round(peak);
+    };
     const uploadsMs = [];
     const statuses = {};
     for (let index = 0; index < maps; index++) {
@@ -152,21 +161,53 @@ export const sourceMapsBench = async ({ maps = 20, mapMb = 16, reads = 9 } = {})
       uploadsMs.push(performance.now() - start);
       statuses[response.status] = (statuses[response.status] ?? 0) + 1;
     }
-    await sleep(2000);
+    const uploadPeak = phase();
+    const bigFingerprints = [];
+    for (let index = 0; index < maps; index++) {
+      const sent = await fetch(`${server.url}/api/error-reports/${site}`, {
+        method: 'POST',
+        headers: { origin: 'https://shop.example', 'content-type': 'application/json', 'user-agent': CHROME },
+        body: JSON.stringify({ error_type: 'javascript_error', error_name: 'TypeError', error_message: `big map ${'ghijklmnopqrstuvwxyz'[index % 20].repeat(1 + Math.floor(index / 20))}`, stack: `TypeError: big\n${frames.join('\n')}`, release: `big-${index}` }),
+      });
+      await sent.arrayBuffer();
+    }
+    const listed = await (await fetch(`${server.url}/api/v1/sites/${site}/issues?status=all&limit=100`, { headers: auth })).json();
+    for (const item of listed.items) if (item.fingerprint != items[0].fingerprint) bigFingerprints.push(item.fingerprint);
+    /** Reads each big release's event (50 frames), answering the frames mapped, summed. */
+    const symbolicateAll = async () => {
+      let mappedFrames = 0;
+      for (const fingerprint of bigFingerprints) {
+        const body = await (await fetch(`${server.url}/api/v1/sites/${site}/issues/${fingerprint}/events?limit=1`, { headers: auth })).json();
+        mappedFrames += body.items[0].frames.filter((frame) => frame.original).length;
+      }
+      return mappedFrames;
+    };
+    const warmMapped = await symbolicateAll();
+    const warmPeak = phase();
+    clearInterval(sampler);
+    await server.stop();
+    server = await startServer(serveArgs(db, '--log-level', 'error'));
+    const restarted = rssMb();
+    samples = [];
+    sampler = setInterval(() => samples.push(rssMb()), 100);
+    const coldStart = performance.now();
+    const coldMapped = await symbolicateAll();
+    const coldAllMs = performance.now() - coldStart;
+    const coldPeak = phase();
     clearInterval(sampler);
     const after = rssMb();
     // The map thread ends 30 s after its last job (collector/sourcemaps/mapWorker.ts, MAP_THREAD_IDLE_MS).
     await sleep(35_000);
     const afterIdle = rssMb();
-    const twenty = await upload(server.url, 'twenty', syntheticMap(20));
-    await twenty.arrayBuffer();
     const memory = {
       maps,
       mapMb: round(big.length / 1e6),
       statuses,
       uploadMedianMs: round(median(uploadsMs)),
-      rssMb: { before: round(before), peak: round(Math.max(...samples)), after: round(after), afterThreadIdleEnd: round(afterIdle) },
-      twentyMbUpload: twenty.status,
+      reports: bigFingerprints.length,
+      framesMapped: { warm: warmMapped, cold: coldMapped },
+      coldReadOfAllMs: round(coldAllMs),
+      rssMb: { before: round(before), uploadsPeak: uploadPeak, warmReadsPeak: warmPeak, restarted: round(restarted), coldReadsPeak: coldPeak, after: round(after), afterThreadIdleEnd: round(afterIdle) },
     };
     return { symbolication, memory };
   } finally {
@@ -183,6 +224,6 @@ export const printSourceMapsBench = ({ symbolication, memory }) => {
 };
 
 if (import.meta.url == `file://${process.argv[1]}`) {
-  const figures = await sourceMapsBench({ maps: Number(process.env.BENCH_MAPS || 20), mapMb: Number(process.env.BENCH_MAP_MB || 16) });
+  const figures = await sourceMapsBench({ maps: Number(process.env.BENCH_MAPS || 20), mapMb: Number(process.env.BENCH_MAP_MB || 20) });
   console.log(JSON.stringify(figures, null, 2));
 }

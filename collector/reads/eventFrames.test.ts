@@ -23,7 +23,7 @@ beforeEach(async () => {
   store = createSqliteStore({ file: join(dir, 'db') });
   site = await seedStore(store).addSite(['https://shop.example']);
   reads = [];
-  counted = { ...store.sourceMaps, text: (siteKey, release, url) => (reads.push(url), store.sourceMaps.text(siteKey, release, url)) };
+  counted = { ...store.sourceMaps, packed: (siteKey, release, url) => (reads.push(url), store.sourceMaps.packed(siteKey, release, url)) };
 });
 afterEach(async () => {
   await store.close();

@@ -16,7 +16,8 @@ import { accepted, ingestRoutes, receiveContext } from './ingest';
  * with its preflight: one report or an array of at most 50. The collector's own origin (its
  * dashboard's setup page) may send connectivity checks (error_type "connectivity_check") to any site.
  * A report whose release has a map for its first in-app frame is grouped by the source's place
- * (sourcemaps/ingestIndex.ts, docs/grouping.md "Across releases"), found without waiting.
+ * (sourcemaps/ingestIndex.ts, docs/grouping.md "Across releases"), found from the map's compiled
+ * form; a release this collector has not seen yet waits, within a bound, for its maps.
  */
 export const errorReportRoutes = ({ store, metrics, visitorOf }: { store: Store; metrics: Metrics; visitorOf: VisitorOf }): Route[] => {
   const single = jsonSchemaOf(ErrorReportSchema);
@@ -37,7 +38,7 @@ export const errorReportRoutes = ({ store, metrics, visitorOf }: { store: Store;
     async handle({ event, site, body }) {
       const siteKey = site!.site_key;
       const { index } = sourceMapsOf(store.sourceMaps);
-      const reports = body.map((report) => newErrorReport(report, index.originalOf(siteKey, report)));
+      const reports = await Promise.all(body.map(async (report) => newErrorReport(report, await index.originalOf(siteKey, report))));
       const count = await metrics.storeWrite(async () => store.errors.insert(siteKey, reports, await receiveContext(event, siteKey, visitorOf)));
       return accepted(event, count);
     },

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { MAX_MAP_SEGMENTS } from '../core/stack/parseSourceMap';
 import { listen } from '../listen';
 import { sourceMapsOf } from '../sourcemaps/sourceMapsOf';
 import { bigSourceMap as bigMap } from '../testing/bigSourceMap';
@@ -55,7 +56,7 @@ describe('source maps are parsed off the HTTP thread (docs/source-maps.md, "Limi
     for (const map of [
       '{"version":3,"sources":[],"names":[],"mappings":"AADA"}',
       '{"version":3,"sources":["a.js"],"names":[],"mappings":"AA!A"}',
-      JSON.stringify({ version: 3, sources: ['a.js'], names: [], mappings: 'A,'.repeat(2_000_001) }),
+      JSON.stringify({ version: 3, sources: ['a.js'], names: [], mappings: 'A,'.repeat(MAX_MAP_SEGMENTS + 1) }),
       JSON.stringify({ version: 3, sources: ['a.js'], names: [], mappings: ';'.repeat(1_000_001) }),
       '[]',
       '"{}"',

@@ -5,6 +5,7 @@ import { apiError } from '../http/apiError';
 import { defineRoute } from '../http/route';
 import { SourceMapDeletedSchema, SourceMapListSchema, SourceMapStoredSchema } from '../schemas/answers/sourceMapAnswers';
 import { MAX_SOURCE_MAP_BODY_BYTES, SourceMapDeleteQuerySchema, SourceMapListQuerySchema, SourceMapUploadSchema } from '../schemas/sourceMapUpload';
+import { collectGarbage } from '../sourcemaps/collectGarbage';
 import { BY_DEBUG_ID } from '../sourcemaps/mapJobs';
 import { MapThreadUnavailable } from '../sourcemaps/mapWorker';
 import { sourceMapsOf } from '../sourcemaps/sourceMapsOf';
@@ -36,7 +37,8 @@ export const onMapThread = async <T>(job: () => Promise<T>): Promise<T> => {
  * URL, list a release's, remove a release's or one. An API key of the site (or a signed-in user
  * who may see it). A map is checked as frames would read it (parseSourceMap), on the map thread
  * (sourcemaps/mapWorker.ts), before it is stored: a map that would only ever say `map_invalid` is
- * refused. A stored map stays parsed on that thread and indexed for ingest's grouping (sourcemaps/ingestIndex.ts).
+ * refused. A stored map stays compiled on that thread (its compact form's file), and that file is
+ * handed to ingest's grouping (sourcemaps/ingestIndex.ts).
  */
 export const sourceMapRoutes = ({ store }: { store: Pick<Store, 'sourceMaps'> }) => [
   defineRoute({
@@ -73,6 +75,8 @@ export const sourceMapRoutes = ({ store }: { store: Pick<Store, 'sourceMaps'> })
       index.uploaded(siteKey, body.release, body.url, checked.index, at);
       // What the URL's debug ID named may have changed with this map (reads/eventFrames.ts).
       await worker.run({ type: 'forget', keys: [mapKeyOf(siteKey, BY_DEBUG_ID, body.url)] }).catch(() => {});
+      // The map's text (tens of MB) is garbage once its answer is sent: collected then.
+      setImmediate(collectGarbage);
       event.res.status = 201;
       return { release: body.release, url: body.url, debug_id };
     },

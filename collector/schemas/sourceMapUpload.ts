@@ -10,7 +10,7 @@ import { NO_CONTROL_CHARACTERS } from './fields';
  * The largest body of an upload, in bytes: a map of MAX_MAP_CHARS characters in a JSON string,
  * with room for the escapes of its sources' text (quotes, newlines, non-ASCII as UTF-8). 413 above.
  */
-export const MAX_SOURCE_MAP_BODY_BYTES = 32 * 1024 * 1024;
+export const MAX_SOURCE_MAP_BODY_BYTES = 48 * 1024 * 1024;
 
 /** The longest script URL a map is stored for. */
 export const MAX_SOURCE_MAP_URL = 2048;

@@ -34,31 +34,32 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a library frame is passed over for the next; a first in-app frame without a map gives none; a release is listed once a minute', async () => {
+test('a release not seen yet waits for its maps; a library frame is passed over for the next; a first in-app frame without a map gives none; a release is listed once a minute', async () => {
   await store.sourceMaps.put(site, { release: '1.0', url: '~/app.min.js', debug_id: null, text: MAP });
   const index = createIngestIndex(maps, worker, () => now);
   const report = { release: '1.0', stack: `Error: x\n${at(1)}\n${at(2)}` };
-  expect(index.originalOf(site, report)).toBeNull();
-  await index.settled();
-  expect(index.originalOf(site, report)).toEqual({ source: 'src/app.js', line: 7 });
-  expect(index.originalOf(site, { release: '1.0', stack: `Error: x\n${at(1, 'https://shop.example/other.js')}\n${at(2)}` })).toBeNull();
-  expect(index.originalOf(site, { release: '1.0', stack: `Error: x\n${at(5, 'chrome-extension://abc/x.js')}\n${at(2)}` })).toEqual({ source: 'src/app.js', line: 7 });
+  expect(await index.originalOf(site, report)).toEqual({ source: 'src/app.js', line: 7 });
+  expect(await index.originalOf(site, { release: '1.0', stack: `Error: x\n${at(1, 'https://shop.example/other.js')}\n${at(2)}` })).toBeNull();
+  expect(await index.originalOf(site, { release: '1.0', stack: `Error: x\n${at(5, 'chrome-extension://abc/x.js')}\n${at(2)}` })).toEqual({ source: 'src/app.js', line: 7 });
   expect(lists).toEqual(['1.0']);
   now += RELEASE_CHECK_MS + 1;
-  index.originalOf(site, report);
+  await index.originalOf(site, report);
   await index.settled();
   expect(lists).toEqual(['1.0', '1.0']);
+  expect(index.size()).toEqual({ maps: 1 });
   index.deleted(site, '1.0');
-  expect(index.originalOf(site, report)).toBeNull();
+  expect(await index.originalOf(site, report)).toBeNull();
+  expect(index.size()).toEqual({ maps: 0 });
 });
 
 test(`at most ${MAX_RELEASE_CHECKS} releases are checked at once: the others wait for a later report`, async () => {
   const index = createIngestIndex(maps, worker, () => now);
-  for (let release = 0; release < 20; release++) index.originalOf(site, { release: `r${release}`, stack: `Error: x\n${at(2)}` });
+  const answers = Array.from({ length: 20 }, (_, release) => index.originalOf(site, { release: `r${release}`, stack: `Error: x\n${at(2)}` }));
   expect(lists).toHaveLength(MAX_RELEASE_CHECKS);
+  expect(await Promise.all(answers)).toEqual(answers.map(() => null));
   await index.settled();
-  index.originalOf(site, { release: 'r19', stack: `Error: x\n${at(2)}` });
+  await index.originalOf(site, { release: 'r19', stack: `Error: x\n${at(2)}` });
   await index.settled();
   expect(lists).toHaveLength(MAX_RELEASE_CHECKS + 1);
-  expect(index.size()).toEqual({ maps: 0, bytes: 0 });
+  expect(index.size()).toEqual({ maps: 0 });
 });

@@ -1,15 +1,15 @@
 import { createMapCache } from '../core/stack/createMapCache';
 import { mapKeyOf, mapUrlsOf } from '../core/stack/mapUrls';
-import { parseSourceMap } from '../core/stack/parseSourceMap';
 import { parseStack } from '../core/stack/parseStack';
-import { buildPositionIndex, type PositionIndex } from '../core/stack/positionIndex';
 import { symbolicate, type MapLookup, type SymbolicatedFrame } from '../core/stack/symbolicate';
+import { unpackMapTextSync } from '../store/sourceMapText';
+import { compileToFile } from './mapFiles';
 
 /**
- * The estimated heap the map thread's parsed maps may take (createMapCache.ts, mapBytes): the
- * bound on what source maps cost a collector's memory beyond one parse under way (docs/source-maps.md, "Limits").
+ * The disk the map thread's compact maps may take (mapFiles.ts), least recently used first out:
+ * about 50 maps of 20 MB. A kept map costs a file descriptor and no heap (docs/source-maps.md, "The map thread").
  */
-export const MAP_CACHE_BYTES = 192 * 1024 * 1024;
+export const MAP_FILES_BYTES = 1024 * 1024 * 1024;
 
 /**
  * The release of the keys of maps found by the debug ID recorded for their script's URL (no release
@@ -25,10 +25,13 @@ export interface FramesReport {
 
 /** The work the map thread does (mapThread.ts), one message each. */
 export type MapJob =
-  /** An upload's check; `key`: keep the parsed map under it; `index`: answer its position index too. */
+  /** An upload's check; `key`: keep the compiled map under it; `index`: answer its file too, for ingest. */
   | { type: 'check'; text: string; key: string | null; index: boolean }
-  /** A stored map to parse (if not kept) and index, for ingest's fingerprints. */
-  | { type: 'index'; key: string; text: string }
+  /**
+   * A stored map to compile and keep (if not kept): for a read's frames, and ingest's fingerprints
+   * (its file answered). `text` as the store keeps it, compressed (SourceMapStore.packed), or as text.
+   */
+  | { type: 'index'; key: string; text: string | Uint8Array }
   /**
    * Reports' frames. `texts`: map texts read from the store (null: none stored), by key; a key of
    * release BY_DEBUG_ID is the map the URL's one debug ID names, for reports without a release. Not `final`: keys neither kept nor
@@ -40,27 +43,23 @@ export type MapJob =
 
 export type MapAnswer =
   | { valid: false }
-  | { valid: true; index: PositionIndex | null }
+  /** `index`: the kept map's compact form's file, which ingest reads (ingestIndex.ts). */
+  | { valid: true; index: string | null }
   | { frames: SymbolicatedFrame[][] }
   | { missing: Array<{ key: string; release: string; url: string }> }
   | { forgotten: number };
 
-/** The buffers of an answer's index, handed over to the HTTP thread instead of copied. */
-export const transferablesOf = (answer: MapAnswer): ArrayBuffer[] => {
-  if (!('index' in answer) || !answer.index) return [];
-  const { lineStarts, columns, sources, lines, sourceInApp } = answer.index;
-  return [lineStarts, columns, sources, lines, sourceInApp].map((array) => array.buffer as ArrayBuffer);
-};
-
 /**
- * The map thread's state (one cache of parsed maps, MAP_CACHE_BYTES) and its jobs: what runs on the
- * thread (mapThread.ts), or on the HTTP thread when no thread can start (mapWorker.ts).
+ * The map thread's state (one cache of compiled maps, their files in `dir`, MAP_FILES_BYTES) and
+ * its jobs: what runs on the thread (mapThread.ts), or on the HTTP thread when no thread can start (mapWorker.ts).
  *
  * @example
- * const jobs = mapJobs();
+ * const jobs = mapJobs(dir);
  * jobs.run({ type: 'check', text, key: null, index: false }); // { valid: true, index: null }
  */
-export const mapJobs = (cache = createMapCache({ maxBytes: MAP_CACHE_BYTES })) => {
+export const mapJobs = (dir: string) => {
+  const compile = compileToFile(dir);
+  const cache = createMapCache({ maxBytes: MAP_FILES_BYTES }, compile);
   const frames = ({ siteKey, reports, texts, final }: Extract<MapJob, { type: 'frames' }>): MapAnswer => {
     const stacks = reports.map((report) => parseStack(report.stack ?? ''));
     const given = new Map(texts);
@@ -101,14 +100,17 @@ export const mapJobs = (cache = createMapCache({ maxBytes: MAP_CACHE_BYTES })) =
   const run = (job: MapJob): MapAnswer => {
     switch (job.type) {
       case 'check': {
-        const map = parseSourceMap(job.text);
-        if (map == 'map_invalid') return { valid: false };
-        if (job.key !== null) cache.set(job.key, job.text, map);
-        return { valid: true, index: job.index ? buildPositionIndex(map) : null };
+        if (job.key === null) {
+          const entry = compile(job.text);
+          entry.dispose?.();
+          return entry.map == 'map_invalid' ? { valid: false } : { valid: true, index: null };
+        }
+        if (cache.put(job.key, job.text) == 'map_invalid') return { valid: false };
+        return { valid: true, index: job.index ? (cache.peek(job.key)?.path ?? null) : null };
       }
       case 'index': {
-        const map = cache.get(job.key, () => job.text);
-        return map == 'map_invalid' || map == 'no_map' ? { valid: false } : { valid: true, index: buildPositionIndex(map) };
+        const map = cache.get(job.key, () => (typeof job.text == 'string' ? job.text : unpackMapTextSync(job.text)));
+        return map == 'map_invalid' || map == 'no_map' ? { valid: false } : { valid: true, index: cache.peek(job.key)?.path ?? null };
       }
       case 'frames':
         return frames(job);

@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { mapJobs, type MapAnswer, type MapJob } from './mapJobs';
-import type { FromMapThread, ToMapThread } from './mapThread';
+import type { FromMapThread, MapThreadData, ToMapThread } from './mapThread';
 
 /**
  * Where the thread's script is: dist/sourceMapThread.js, as rollup emits it from mapThread.ts
@@ -17,10 +20,14 @@ const threadUrl = () =>
 /** Jobs sent and not answered yet, at most: past this a job is refused at once (MapThreadUnavailable). */
 export const MAX_MAP_JOBS = 16;
 /**
- * The thread's heap: room for the cache (MAP_CACHE_BYTES, mapJobs.ts) and one map at the limits
- * being parsed (MAX_MAP_SEGMENTS mappings take about 190 MB decoded: parseSourceMap.ts).
+ * The thread's heap: one map at the size limit being checked and compiled (its text and its parsed
+ * JSON, about twice MAX_MAP_CHARS in one-byte strings: parseSourceMap.ts); kept maps are files.
  */
-export const MAP_THREAD_LIMITS = { maxOldGenerationSizeMb: 640, maxYoungGenerationSizeMb: 16 };
+export const MAP_THREAD_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
+
+/** The folders of compact maps this process made (mapFiles.ts), deleted as it exits. */
+const folders = new Set<string>();
+const removeFolders = () => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
 
 /**
  * A thread with no job for this long ends, and gives its heap (the parsed maps) back; the next job
@@ -53,6 +60,14 @@ export const createMapWorker = ({
 }: { resourceLimits?: typeof MAP_THREAD_LIMITS; idleMs?: number } = {}) => {
   let worker: Worker | undefined;
   let here: ReturnType<typeof mapJobs> | undefined;
+  let dir: string | undefined;
+  /** The folder of this worker's compact maps, made at its first job. */
+  const folder = () => {
+    if (dir) return dir;
+    if (!folders.size) process.once('exit', removeFolders);
+    folders.add((dir = mkdtempSync(join(tmpdir(), 'sitebeacon-maps-'))));
+    return dir;
+  };
   let nextId = 0;
   const pending = new Map<number, Pending>();
 
@@ -81,7 +96,7 @@ export const createMapWorker = ({
     worker = undefined;
     const unanswered = [...pending.values()];
     pending.clear();
-    if (!ready) here ??= mapJobs();
+    if (!ready) here ??= mapJobs(folder());
     for (const job of unanswered) {
       if (ready) job.reject(new MapThreadUnavailable('the source map thread stopped before answering'));
       else runHere(job);
@@ -95,7 +110,7 @@ export const createMapWorker = ({
     }
   };
   const start = () => {
-    const thread = new Worker(threadUrl(), { resourceLimits });
+    const thread = new Worker(threadUrl(), { resourceLimits, workerData: { dir: folder() } satisfies MapThreadData });
     let ready = false;
     thread.unref();
     thread.on('message', (message: FromMapThread) => {
@@ -124,7 +139,9 @@ export const createMapWorker = ({
       const id = nextId++;
       pending.set(id, { job, resolve, reject });
       worker.ref();
-      // A map's text is copied to the thread (a structured clone of a string: no parsing here).
+      // A map's text is copied to the thread (a structured clone: no parsing here); compressed bytes
+      // on a larger buffer (a pooled one) are copied alone first, as a clone copies a view's whole buffer.
+      if (job.type == 'index' && typeof job.text != 'string' && job.text.byteLength != job.text.buffer.byteLength) job = { ...job, text: job.text.slice() };
       worker.postMessage({ id, job } satisfies ToMapThread);
     });
   return {

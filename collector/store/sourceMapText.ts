@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gunzip, gunzipSync, gzip } from 'node:zlib';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -20,3 +20,12 @@ export const packMapText = (text: string) => gzipAsync(Buffer.from(text, 'utf8')
  * const text = await unpackMapText(row?.map);
  */
 export const unpackMapText = async (bytes: Uint8Array | undefined) => (bytes ? (await gunzipAsync(bytes)).toString('utf8') : undefined);
+
+/**
+ * A stored map's text back, decompressed on the calling thread: the source map thread's, which
+ * receives the compressed bytes alone (sourcemaps/mapJobs.ts).
+ *
+ * @example
+ * const text = unpackMapTextSync(await store.sourceMaps.packed(site, release, url));
+ */
+export const unpackMapTextSync = (bytes: Uint8Array) => gunzipSync(bytes).toString('utf8');

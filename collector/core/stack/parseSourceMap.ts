@@ -1,23 +1,24 @@
-import { decodedMappings, TraceMap } from '@jridgewell/trace-mapping';
 import * as v from 'valibot';
+import { openCompactMap, type CompactMap } from './compactMap';
+import { compileSourceMap, type CheckedMap } from './compactMapBuild';
 
-/** A source map checked and decoded once, ready for lookups (trace-mapping's TraceMap). */
-export type ParsedSourceMap = TraceMap;
-
-/**
- * The largest map text parsed, in UTF-16 code units. Its decoded mappings take several times its
- * size in memory, and the map cache counts text (createMapCache.ts): past this a map is invalid
- * here (docs/source-maps.md, "Why a frame is not mapped").
- */
-export const MAX_MAP_CHARS = 16 * 1024 * 1024;
+/** A source map checked and in its compact form, ready for lookups (compactMap.ts). */
+export type ParsedSourceMap = CompactMap;
 
 /**
- * The most mappings (segments) and generated lines a map may decode to. Decoded, a mapping takes
- * about 95 bytes and a line about 40 on the heap, and decoding takes about 1.8 s per million
- * mappings: within 16 Mi characters, `A,A,A,…` would decode to 8 M mappings (565 MB, 14 s) and
- * `;;;…` to 16 M lines (680 MB, 28 s). Real maps at the size limit hold about 2 M mappings.
+ * The largest map text parsed, in UTF-16 code units: 32 Mi, room for a 20 MB bundle's map. What a
+ * check holds is the text and its parsed JSON, about twice its size, for the check's time only:
+ * past this a map is invalid here (docs/source-maps.md, "Why a frame is not mapped").
  */
-export const MAX_MAP_SEGMENTS = 2_000_000;
+export const MAX_MAP_CHARS = 32 * 1024 * 1024;
+
+/**
+ * The most mappings (segments) and generated lines a map may hold, counted before it is compiled.
+ * Compiling scans each mapping once and writes a checkpoint (32 bytes) each line's first and every
+ * 64th mapping (compactMapBuild.ts), so that `A,A,…` within the size limit (16 M mappings) and
+ * `;A;A…` (millions of one-mapping lines) are refused unread. A real 20 MB map holds about 2 M mappings.
+ */
+export const MAX_MAP_SEGMENTS = 4_000_000;
 export const MAX_MAP_LINES = 1_000_000;
 
 /** Source map revision 3 as trace-mapping reads it; an index map (`sections`) is not accepted. */
@@ -57,42 +58,45 @@ const isMappingsAlphabet = (mappings: string) => {
 };
 
 /**
- * Every decoded segment is 1, 4 or 5 numbers, none negative, its source and name indexes inside
- * `sources` and `names`: a VLQ that decodes to nonsense (an overflowing digit run, a delta below
- * zero) is caught here, once, instead of pointing a frame at line -11.
- */
-const segmentsAreSound = (map: TraceMap, sourceCount: number, nameCount: number) => {
-  for (const line of decodedMappings(map)) {
-    for (const segment of line) {
-      if (segment.length != 1 && segment.length != 4 && segment.length != 5) return false;
-      if (!(segment[0] >= 0)) return false;
-      if (segment.length == 1) continue;
-      const [, source, originalLine, originalColumn] = segment as [number, number, number, number];
-      if (!(source >= 0 && source < sourceCount && originalLine >= 0 && originalColumn >= 0)) return false;
-      if (segment.length == 5 && !(segment[4]! >= 0 && segment[4]! < nameCount)) return false;
-    }
-  }
-  return true;
-};
-
-/**
- * A source map's text, checked (revision 3, the fields' types, the mappings' alphabet, every
- * decoded segment in bounds) and decoded at once, so that what can go wrong goes wrong here and
- * each lookup after is a binary search. `'map_invalid'` for anything else; never throws.
+ * A source map's text with its fields' types, revision 3 and its mappings' alphabet and counts
+ * checked (the segments are checked as they are compiled: compactMapBuild.ts), or 'map_invalid'.
+ * Throws only a RangeError, the heap's refusal of an allocation (a thread with too little memory), never the map's.
  *
  * @example
- * const map = parseSourceMap(readFileSync('app.min.js.map', 'utf8'));
- * if (map != 'map_invalid') originalPositionFor(map, { line: 1, column: 73 });
+ * const checked = checkSourceMap(text);
+ * if (checked != 'map_invalid') compileSourceMap(checked, write);
  */
-export const parseSourceMap = (text: string): ParsedSourceMap | 'map_invalid' => {
+export const checkSourceMap = (text: string): CheckedMap | 'map_invalid' => {
   if (typeof text != 'string' || text.length > MAX_MAP_CHARS) return 'map_invalid';
   try {
     const checked = v.safeParse(SourceMapSchema, JSON.parse(text));
     if (!checked.success || !isMappingsAlphabet(checked.output.mappings)) return 'map_invalid';
-    const { sourcesContent, sourceRoot, ...rest } = checked.output;
-    const map = new TraceMap({ ...rest, sourcesContent: sourcesContent ?? undefined, sourceRoot: sourceRoot ?? undefined });
-    return segmentsAreSound(map, checked.output.sources.length, checked.output.names.length) ? map : 'map_invalid';
-  } catch {
+    return checked.output;
+  } catch (error) {
+    // A RangeError is the heap's (an allocation refused), not the map's: its caller's to handle.
+    if (error instanceof RangeError) throw error;
     return 'map_invalid';
   }
+};
+
+/**
+ * A source map's text, checked (revision 3, the fields' types, the mappings' alphabet, every
+ * segment in bounds) and compiled at once into its compact form, here held in memory (the map
+ * thread writes it to a file instead: sourcemaps/mapFiles.ts), so that what can go wrong goes
+ * wrong here and each lookup after is a binary search. `'map_invalid'` for anything else; throws only as checkSourceMap does.
+ *
+ * @example
+ * const map = parseSourceMap(readFileSync('app.min.js.map', 'utf8'));
+ * if (map != 'map_invalid') map.trace(1, 73);
+ */
+export const parseSourceMap = (text: string): ParsedSourceMap | 'map_invalid' => {
+  const checked = checkSourceMap(text);
+  if (checked == 'map_invalid') return checked;
+  const chunks: Uint8Array[] = [];
+  const size = compileSourceMap(checked, (chunk) => chunks.push(chunk.slice()));
+  if (size == 'map_invalid') return size;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.byteLength));
+  return openCompactMap({ size, read: (offset, length) => bytes.subarray(offset, offset + length) });
 };

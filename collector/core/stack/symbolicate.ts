@@ -1,8 +1,7 @@
-import { isIgnored, originalPositionFor, sourceContentFor } from '@jridgewell/trace-mapping';
 import { isInApp } from './isInApp';
 import type { StackFrame } from './parseStack';
 import type { ParsedSourceMap } from './parseSourceMap';
-import { inertLine, sourceContexts, type SourceContext } from './sourceContext';
+import { inertLine, type SourceContext } from './sourceContext';
 
 /** Why a frame has no original position (docs/source-maps.md, "Why a frame is not mapped"). */
 export type UnmappedReason = 'no_release' | 'no_map' | 'outside_map' | 'map_invalid';
@@ -36,6 +35,8 @@ const MAX_SOURCE_PATH = 500;
 
 interface Traced {
   map: ParsedSourceMap;
+  /** The source's index in the map, and its name. */
+  index: number;
   source: string;
   line: number;
   column: number;
@@ -50,9 +51,9 @@ const trace = (frame: StackFrame, map: ParsedSourceMap): Traced | 'outside_map' 
   if (frame.line === null) return 'outside_map';
   try {
     // Stacks count columns from 1, source maps from 0. SpiderMonkey's eval frames have no column: the line's start.
-    const position = originalPositionFor(map, { line: frame.line, column: Math.max(0, (frame.column ?? 1) - 1) });
-    if (position.source === null) return 'outside_map';
-    return { map, source: position.source, line: position.line, column: position.column, name: position.name };
+    const position = map.trace(frame.line, Math.max(0, (frame.column ?? 1) - 1));
+    if (position === null) return 'outside_map';
+    return { map, index: position.source, source: map.sourceName(position.source), line: position.line, column: position.column, name: map.name(position.name) };
   } catch {
     return 'outside_map';
   }
@@ -76,32 +77,33 @@ const lookupOnce = (lookup: MapLookup) => {
 };
 
 /**
- * The source context of each traced position, read in one pass per source whatever the number of
- * frames in it (sourceContexts); `null` where the map carries no text for the source.
+ * The source context of each traced position, the lines around it alone read from the map's compact
+ * form (compactMap.ts); `null` where the map carries no text for the source, or it cannot be read.
  */
 const contextsFor = (traced: ReadonlyArray<Traced | UnmappedReason>) => {
-  const linesBySource = new Map<ParsedSourceMap, Map<string, number[]>>();
+  const linesBySource = new Map<ParsedSourceMap, Map<number, number[]>>();
   for (const position of traced) {
     if (typeof position == 'string') continue;
-    const sources = linesBySource.get(position.map) ?? new Map<string, number[]>();
+    const sources = linesBySource.get(position.map) ?? new Map<number, number[]>();
     linesBySource.set(position.map, sources);
-    sources.set(position.source, [...(sources.get(position.source) ?? []), position.line]);
+    sources.set(position.index, [...(sources.get(position.index) ?? []), position.line]);
   }
-  const contexts = new Map<ParsedSourceMap, Map<string, Map<number, SourceContext | null>>>();
+  const contexts = new Map<ParsedSourceMap, Map<number, Map<number, SourceContext | null>>>();
   for (const [map, sources] of linesBySource) {
-    const bySource = new Map<string, Map<number, SourceContext | null>>();
+    const bySource = new Map<number, Map<number, SourceContext | null>>();
     for (const [source, lines] of sources) {
-      let content: string | null = null;
+      // A source the map lists without content has no context.
+      let found: Map<number, SourceContext | null> | null = null;
       try {
-        content = sourceContentFor(map, source);
+        found = map.contexts(source, lines);
       } catch {
-        // A source the map lists without content: no context.
+        // Unreadable (a file gone): no context.
       }
-      if (content !== null) bySource.set(source, sourceContexts(content, lines));
+      if (found !== null) bySource.set(source, found);
     }
     contexts.set(map, bySource);
   }
-  return (position: Traced) => contexts.get(position.map)?.get(position.source)?.get(position.line) ?? null;
+  return (position: Traced) => contexts.get(position.map)?.get(position.index)?.get(position.line) ?? null;
 };
 
 /**
@@ -138,9 +140,9 @@ export const symbolicate = (frames: readonly StackFrame[], lookup: MapLookup): S
     const name = caller !== undefined && typeof caller != 'string' && caller.name ? inertLine(caller.name, MAX_NAME) : null;
     let ignored = false;
     try {
-      ignored = isIgnored(position.map, position.source);
+      ignored = position.map.ignored(position.index);
     } catch {
-      // Not listed: not ignored.
+      // Unreadable: not ignored.
     }
     const original: OriginalPosition = {
       file: displayPath(position.source),

@@ -31,6 +31,13 @@ export interface SourceMapStore {
   /** The text of the site's map with this debug ID (lower-case), the latest uploaded when several have it. */
   textByDebugId(siteKey: string, debugId: string): Promise<string | undefined>;
   /**
+   * `text` and `textByDebugId` as stored, compressed (store/sourceMapText.ts, unpackMapTextSync), for
+   * the source map thread to decompress: the collector's thread then never holds the text
+   * (docs/source-maps.md, "The map thread").
+   */
+  packed(siteKey: string, release: string, url: string): Promise<Uint8Array | undefined>;
+  packedByDebugId(siteKey: string, debugId: string): Promise<Uint8Array | undefined>;
+  /**
    * The debug IDs of the site's maps stored for `url` (as uploaded), whatever their release: at most
    * two, a map without one as null. One ID is a script URL only ever uploaded from one build (a
    * content-hashed file name): its map is found by that ID for a report that names no release, or

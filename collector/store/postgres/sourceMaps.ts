@@ -12,10 +12,10 @@ type InfoRow = Omit<SourceMapInfo, 'uploaded_at' | 'size'> & { uploaded_at: stri
  * has fails its foreign key: UnknownSiteError (groupCommit.ts).
  */
 export const postgresSourceMaps = (pool: Pool, write: Write): SourceMapStore => {
-  const bytesOf = async (text: string, values: unknown[]) => {
-    const { rows } = await run<{ map: Buffer }>(pool, text, values);
-    return unpackMapText(rows[0]?.map);
-  };
+  const packedOf = async (text: string, values: unknown[]) => (await run<{ map: Buffer }>(pool, text, values)).rows[0]?.map;
+  const bytesOf = async (text: string, values: unknown[]) => unpackMapText(await packedOf(text, values));
+  const BY_URL = 'SELECT map FROM source_maps WHERE site_key = $1 AND release = $2 AND url = $3';
+  const BY_DEBUG_ID = 'SELECT map FROM source_maps WHERE site_key = $1 AND debug_id = $2 ORDER BY uploaded_at DESC LIMIT 1';
   return {
     async put(siteKey, { release, url, debug_id, text }, at = Date.now()) {
       const packed = await packMapText(text);
@@ -31,9 +31,10 @@ export const postgresSourceMaps = (pool: Pool, write: Write): SourceMapStore => 
         },
       });
     },
-    text: (siteKey, release, url) => bytesOf('SELECT map FROM source_maps WHERE site_key = $1 AND release = $2 AND url = $3', [siteKey, release, url]),
-    textByDebugId: (siteKey, debugId) =>
-      bytesOf('SELECT map FROM source_maps WHERE site_key = $1 AND debug_id = $2 ORDER BY uploaded_at DESC LIMIT 1', [siteKey, debugId]),
+    text: (siteKey, release, url) => bytesOf(BY_URL, [siteKey, release, url]),
+    textByDebugId: (siteKey, debugId) => bytesOf(BY_DEBUG_ID, [siteKey, debugId]),
+    packed: (siteKey, release, url) => packedOf(BY_URL, [siteKey, release, url]),
+    packedByDebugId: (siteKey, debugId) => packedOf(BY_DEBUG_ID, [siteKey, debugId]),
     async debugIds(siteKey, url) {
       const { rows } = await run<{ debug_id: string | null }>(pool, 'SELECT DISTINCT debug_id FROM source_maps WHERE site_key = $1 AND url = $2 LIMIT 2', [
         siteKey,

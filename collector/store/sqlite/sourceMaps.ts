@@ -41,6 +41,8 @@ export const sqliteSourceMaps = (db: Database, write: Write): SourceMapStore => 
     },
     text: (siteKey, release, url) => unpackMapText(selectText.get(siteKey, release, url)),
     textByDebugId: (siteKey, debugId) => unpackMapText(selectByDebugId.get(siteKey, debugId)),
+    packed: async (siteKey, release, url) => selectText.get(siteKey, release, url),
+    packedByDebugId: async (siteKey, debugId) => selectByDebugId.get(siteKey, debugId),
     debugIds: async (siteKey, url) => selectDebugIds.all(siteKey, url),
     list: async (siteKey, release) => selectList.all(siteKey, release).map(infoOf),
     delete: (siteKey, release, url) =>

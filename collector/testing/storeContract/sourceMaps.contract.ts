@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { unpackMapTextSync } from '../../store/sourceMapText';
 import { UnknownSiteError } from '../../store/unknownSiteError';
 import type { StoreTest } from './storeTest';
 
@@ -26,6 +27,9 @@ export const describeSourceMapsContract = (test: StoreTest) =>
       expect(await again.sourceMaps.text(shop, '1.1', '~/app.min.js')).toBe(mapText('next'));
       expect(await again.sourceMaps.text(shop, '1.0', 'https://shop.example/app.min.js')).toBeUndefined();
       expect(await again.sourceMaps.text(blog, '1.0', '~/app.min.js')).toBeUndefined();
+      // The same, compressed: what the source map thread decompresses.
+      expect(unpackMapTextSync((await again.sourceMaps.packed(shop, '1.1', '~/app.min.js'))!)).toBe(mapText('next'));
+      expect(await again.sourceMaps.packed(blog, '1.0', '~/app.min.js')).toBeUndefined();
       expect(await again.sourceMaps.list(shop, '1.0')).toEqual([
         { release: '1.0', url: '~/app.min.js', debug_id: ID, size: mapText('new').length, uploaded_at: '2026-01-02T00:00:00.000Z' },
       ]);
@@ -38,6 +42,8 @@ export const describeSourceMapsContract = (test: StoreTest) =>
       await store.sourceMaps.put(shop, { release: '1.0', url: '~/a.js', debug_id: ID, text: mapText('first') }, 1000);
       await store.sourceMaps.put(shop, { release: '1.1', url: '~/a.js', debug_id: ID, text: mapText('second') }, 2000);
       expect(await store.sourceMaps.textByDebugId(shop, ID)).toBe(mapText('second'));
+      expect(unpackMapTextSync((await store.sourceMaps.packedByDebugId(shop, ID))!)).toBe(mapText('second'));
+      expect(await store.sourceMaps.packedByDebugId(blog, ID)).toBeUndefined();
       expect(await store.sourceMaps.textByDebugId(blog, ID)).toBeUndefined();
       expect(await store.sourceMaps.textByDebugId(shop, '00000000-0000-0000-0000-000000000000')).toBeUndefined();
     });
