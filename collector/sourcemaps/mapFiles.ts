@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openCompactMap, type ByteReader } from '../core/stack/compactMap';
 import { compileSourceMap } from '../core/stack/compactMapBuild';
@@ -73,6 +74,34 @@ export const compileToFile =
       },
     };
   };
+
+const PREFIX = 'sitebeacon-maps-';
+
+/** Whether process `pid` runs (a signal 0 is only checked, not sent). */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code == 'EPERM';
+  }
+};
+
+/**
+ * A new folder for a store's compact maps in the system's temporary directory, named by this
+ * process's id; the folders of processes that no longer run (killed before they could delete
+ * theirs) are deleted first.
+ *
+ * @example
+ * const dir = makeMapFolder(); // /tmp/sitebeacon-maps-4242-Xa81Qz
+ */
+export const makeMapFolder = () => {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(/^sitebeacon-maps-(\d+)-/.exec(name)?.[1]);
+    if (pid && pid != process.pid && !alive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+  return mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
+};
 
 /** Deletes what a previous thread left in `dir` (its cache was lost with it): a file still open elsewhere stays readable there. */
 export const clearMapFiles = (dir: string) => {

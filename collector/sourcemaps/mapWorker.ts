@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { makeMapFolder } from './mapFiles';
 import { mapJobs, type MapAnswer, type MapJob } from './mapJobs';
 import type { FromMapThread, MapThreadData, ToMapThread } from './mapThread';
 
@@ -65,7 +64,7 @@ export const createMapWorker = ({
   const folder = () => {
     if (dir) return dir;
     if (!folders.size) process.once('exit', removeFolders);
-    folders.add((dir = mkdtempSync(join(tmpdir(), 'sitebeacon-maps-'))));
+    folders.add((dir = makeMapFolder()));
     return dir;
   };
   let nextId = 0;
