@@ -36,3 +36,20 @@ export const violationOf = (row: ViolationRow): Violation => ({
   blocked_uri: row.blocked_uri ?? undefined,
   document_uri: row.document_uri ?? undefined,
 });
+
+/**
+ * Which way a store finds the failed loads a violation may explain (ErrorReportStore
+ * `blockedLoads`): probing each resource error of the range for a violation near it costs one
+ * look-up per report; looking up each ten-minute window holding a CSP report, and those either
+ * side, in each resource issue's reports costs three look-ups per window and issue. The cheaper
+ * wins: by windows when violations come in bursts, by probe when they are spread out. Both find
+ * every load a violation is within ten minutes of (and some more, which core/countedOnce.ts
+ * leaves): the counts are the same either way.
+ *
+ * @example
+ * byWindows(6, 20, 100_000) // true: 360 look-ups rather than 100,000
+ */
+export const byWindows = (windows: number, fingerprints: number, reports: number) => windows * 3 * fingerprints < reports;
+
+/** How many windows are worth counting: past this many, probing costs less whatever the count. */
+export const windowCap = (reports: number, fingerprints: number) => Math.ceil(reports / (3 * Math.max(1, fingerprints))) + 1;

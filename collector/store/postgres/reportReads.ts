@@ -1,6 +1,6 @@
 import { COPY_WINDOW_MS } from '../../core/cspCopies';
 import type { StoredErrorReport } from '../../core/records';
-import { loadOf, type LoadRow, violationOf, type ViolationRow } from '../blockedLoadRows';
+import { byWindows, loadOf, type LoadRow, violationOf, type ViolationRow, windowCap } from '../blockedLoadRows';
 import type { CspReportStore } from '../contract/cspReports';
 import type { DailyErrors, ErrorReportStore, FieldCount, HourlyErrors } from '../contract/errorReports';
 import type { Pool } from './pool';
@@ -42,15 +42,28 @@ const errorsHourly = (filter: string, withoutBots: boolean) => `SELECT received_
   FROM error_reports WHERE site_key = $1 ${filter} AND received_at >= $2 ${withoutBots ? 'AND (bot IS NULL OR bot = 0)' : ''} GROUP BY 1 ORDER BY 1`;
 const HOURLY = [errorsHourly('', false), errorsHourly('AND fingerprint = $3', false), errorsHourly('', true), errorsHourly('AND fingerprint = $3', true)];
 
-// What a total counts once (core/countedOnce.ts), as sqlite/reportReads.ts: $1 site, $2 since, $3
-// limit; the resource issues' reports by fingerprint and time with a violation near them.
-const FAILED_LOADS = `SELECT e.received_at, e.source_url, e.page_url, coalesce(e.count, 1) AS count, coalesce(e.bot, 0) AS bot
+// What a total counts once (core/countedOnce.ts), as sqlite/reportReads.ts, by probe or by window
+// (blockedLoadRows.ts `byWindows`): $1 site, $2 since, $3 limit.
+const LOAD_COLUMNS = 'e.received_at, e.source_url, e.page_url, coalesce(e.count, 1) AS count, coalesce(e.bot, 0) AS bot';
+const LOADS_BY_PROBE = `SELECT ${LOAD_COLUMNS}
   FROM issues AS i JOIN error_reports AS e ON e.site_key = i.site_key AND e.fingerprint = i.fingerprint AND e.received_at >= $2
   WHERE i.site_key = $1 AND i.error_type = 'resource_error'
     AND EXISTS (SELECT 1 FROM csp_reports AS c WHERE c.site_key = $1
       AND c.received_at BETWEEN e.received_at - ${COPY_WINDOW_MS} AND e.received_at + ${COPY_WINDOW_MS}
       AND c.report_type = 'csp-violation' AND c.effective_directive IS NOT NULL)
   ORDER BY e.received_at LIMIT $3`;
+const WINDOWS = `SELECT DISTINCT received_at / ${COPY_WINDOW_MS} AS w FROM csp_reports WHERE site_key = $1 AND received_at >= $2::int8 - ${COPY_WINDOW_MS}`;
+const LOADS_BY_WINDOW = `WITH seen AS (${WINDOWS}), near (w) AS (SELECT w - 1 FROM seen UNION SELECT w FROM seen UNION SELECT w + 1 FROM seen)
+  SELECT ${LOAD_COLUMNS}
+  FROM near CROSS JOIN LATERAL (SELECT fingerprint FROM issues WHERE site_key = $1 AND error_type = 'resource_error') AS i
+    JOIN error_reports AS e ON e.site_key = $1 AND e.fingerprint = i.fingerprint
+      AND e.received_at >= GREATEST($2::int8, near.w * ${COPY_WINDOW_MS}) AND e.received_at < (near.w + 1) * ${COPY_WINDOW_MS}
+  ORDER BY e.received_at LIMIT $3`;
+// $1 site, $2 since, $3 cap: the windows, at most `cap`. $1 site, $2 the day of since: the resource issues and their reports.
+const WINDOW_COUNT = `SELECT COUNT(*)::int AS windows FROM (${WINDOWS} LIMIT $3) AS windows`;
+const RESOURCE_REPORTS = `SELECT COUNT(DISTINCT i.fingerprint)::int AS fingerprints, coalesce(SUM(g.reports), 0)::int8 AS reports FROM issues AS i
+  JOIN error_groups AS g ON g.site_key = i.site_key AND g.fingerprint = i.fingerprint AND g.day >= $2
+  WHERE i.site_key = $1 AND i.error_type = 'resource_error'`;
 // $1 site, $2 from, $3 to, $4 limit: the violations a failed load of that span is compared with.
 const VIOLATIONS_BETWEEN = `SELECT received_at, report_type, effective_directive, blocked_uri, document_uri FROM csp_reports
   WHERE site_key = $1 AND received_at BETWEEN $2 AND $3 AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
@@ -96,7 +109,14 @@ export const postgresReportReads = (
         return (await run<HourlyErrors>(pool, HOURLY[which]!, params, `errors_hourly_${which}`)).rows;
       },
       async blockedLoads(siteKey, { since, limit }) {
-        const loads = (await run<LoadRow>(pool, FAILED_LOADS, [siteKey, Math.floor(since), limit], 'failed_loads')).rows.map(loadOf);
+        const at = Math.floor(since);
+        const resources = (await run<{ fingerprints: number; reports: string }>(pool, RESOURCE_REPORTS, [siteKey, Math.floor(since / DAY)], 'resource_reports')).rows[0]!;
+        const [fingerprints, reports] = [Number(resources.fingerprints), Number(resources.reports)];
+        if (!reports) return { loads: [], violations: [] };
+        const cap = windowCap(reports, fingerprints);
+        const { windows } = (await run<{ windows: number }>(pool, WINDOW_COUNT, [siteKey, at, cap], 'csp_windows')).rows[0]!;
+        const [text, name] = byWindows(Number(windows), fingerprints, reports) ? [LOADS_BY_WINDOW, 'failed_loads_by_window'] : [LOADS_BY_PROBE, 'failed_loads_by_probe'];
+        const loads = (await run<LoadRow>(pool, text, [siteKey, at, limit], name)).rows.map(loadOf);
         if (!loads.length) return { loads, violations: [] };
         const [from, to] = [loads[0]!.received_at - COPY_WINDOW_MS, loads.at(-1)!.received_at + COPY_WINDOW_MS];
         const { rows } = await run<ViolationRow>(pool, VIOLATIONS_BETWEEN, [siteKey, from, to, limit], 'violations_between');

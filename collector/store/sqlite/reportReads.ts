@@ -3,13 +3,14 @@ import { COPY_WINDOW_MS } from '../../core/cspCopies';
 import type { StoredErrorReport } from '../../core/records';
 import type { CspReportStore } from '../contract/cspReports';
 import type { DailyErrors, ErrorReportStore, FieldCount, HourlyErrors } from '../contract/errorReports';
-import { loadOf, type LoadRow, violationOf, type ViolationRow } from '../blockedLoadRows';
+import { byWindows, loadOf, type LoadRow, violationOf, type ViolationRow, windowCap } from '../blockedLoadRows';
 import { toRecord, type Row } from './rows';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 type Params = { site: string; since: number; day: number; fingerprint: string | null };
+type LoadParams = { site: string; since: number; limit: number };
 
 /**
  * The dashboard's reads of error and CSP reports in SQLite: daily series from the per-day
@@ -62,12 +63,14 @@ export const sqliteReportReads = (
   const BY_FINGERPRINT = 'AND fingerprint = @fingerprint';
   const hourly = [errorsHourly('', false), errorsHourly(BY_FINGERPRINT, false), errorsHourly('', true), errorsHourly(BY_FINGERPRINT, true)];
   // What a total counts once (core/countedOnce.ts): the resource errors with a violation near them,
-  // from the resource issues' reports by fingerprint and time (a fingerprint is of one error type:
-  // no index by type needed), each tried against the violations by site and time; their URLs then
-  // read from the rows found. And the violations of a span of time, which the caller bounds by the
-  // loads found: what a failed load is compared with.
-  const failedLoads = db.prepare<{ site: string; since: number; limit: number }, LoadRow>(
-    `SELECT e.received_at, e.source_url, e.page_url, coalesce(e.count, 1) AS count, coalesce(e.bot, 0) AS bot
+  // a superset core/countedOnce.ts then narrows (blockedLoadRows.ts says how each way is chosen).
+  // By probe: each of the resource issues' reports in range (by fingerprint and time) tried
+  // against the violations by site and time. By window: the ten-minute windows holding a CSP
+  // report (by site and time, the index alone) and those either side, each looked up in the
+  // resource issues' reports; a report is in one window, so none comes twice.
+  const LOAD_COLUMNS = 'e.received_at, e.source_url, e.page_url, coalesce(e.count, 1) AS count, coalesce(e.bot, 0) AS bot';
+  const loadsByProbe = db.prepare<LoadParams, LoadRow>(
+    `SELECT ${LOAD_COLUMNS}
      FROM issues AS i CROSS JOIN error_reports AS e INDEXED BY error_reports_by_fingerprint_time
        ON e.site_key = i.site_key AND e.fingerprint = i.fingerprint AND e.received_at >= @since
      WHERE i.site_key = @site AND i.error_type = 'resource_error'
@@ -75,6 +78,23 @@ export const sqliteReportReads = (
          AND c.received_at BETWEEN e.received_at - ${COPY_WINDOW_MS} AND e.received_at + ${COPY_WINDOW_MS}
          AND c.report_type = 'csp-violation' AND c.effective_directive IS NOT NULL)
      ORDER BY e.received_at LIMIT @limit`,
+  );
+  const WINDOWS = `SELECT DISTINCT received_at / ${COPY_WINDOW_MS} AS w FROM csp_reports WHERE site_key = @site AND received_at >= @since - ${COPY_WINDOW_MS}`;
+  const loadsByWindow = db.prepare<LoadParams, LoadRow>(
+    `WITH seen AS (${WINDOWS}), near (w) AS (SELECT w - 1 FROM seen UNION SELECT w FROM seen UNION SELECT w + 1 FROM seen)
+     SELECT ${LOAD_COLUMNS}
+     FROM near CROSS JOIN issues AS i CROSS JOIN error_reports AS e INDEXED BY error_reports_by_fingerprint_time
+       ON e.site_key = i.site_key AND e.fingerprint = i.fingerprint
+         AND e.received_at >= max(@since, near.w * ${COPY_WINDOW_MS}) AND e.received_at < (near.w + 1) * ${COPY_WINDOW_MS}
+     WHERE i.site_key = @site AND i.error_type = 'resource_error'
+     ORDER BY e.received_at LIMIT @limit`,
+  );
+  // What each way costs: the windows (at most `cap`), the resource issues and their reports since the day of `since`.
+  const windowCount = db.prepare<{ site: string; since: number; cap: number }, { windows: number }>(`SELECT COUNT(*) AS windows FROM (${WINDOWS} LIMIT @cap)`);
+  const resourceReports = db.prepare<{ site: string; day: number }, { fingerprints: number; reports: number }>(
+    `SELECT COUNT(DISTINCT i.fingerprint) AS fingerprints, coalesce(SUM(g.reports), 0) AS reports FROM issues AS i
+     JOIN error_groups AS g ON g.site_key = i.site_key AND g.fingerprint = i.fingerprint AND g.day >= @day
+     WHERE i.site_key = @site AND i.error_type = 'resource_error'`,
   );
   const violationsBetween = db.prepare<{ site: string; from: number; to: number; limit: number }, ViolationRow>(
     `SELECT received_at, report_type, effective_directive, blocked_uri, document_uri FROM csp_reports
@@ -123,7 +143,12 @@ export const sqliteReportReads = (
         return statement.all({ site: siteKey, since: Math.floor(since), fingerprint: fingerprint ?? null });
       },
       async blockedLoads(siteKey, { since, limit }) {
-        const loads = failedLoads.all({ site: siteKey, since: Math.floor(since), limit }).map(loadOf);
+        const at = { site: siteKey, since: Math.floor(since), limit };
+        const { fingerprints, reports } = resourceReports.get({ site: siteKey, day: Math.floor(since / DAY) })!;
+        if (!reports) return { loads: [], violations: [] };
+        const { windows } = windowCount.get({ ...at, cap: windowCap(reports, fingerprints) })!;
+        const byWindow = byWindows(windows, fingerprints, reports);
+        const loads = (byWindow ? loadsByWindow : loadsByProbe).all(at).map(loadOf);
         if (!loads.length) return { loads, violations: [] };
         const [from, to] = [loads[0]!.received_at - COPY_WINDOW_MS, loads.at(-1)!.received_at + COPY_WINDOW_MS];
         return { loads, violations: violationsBetween.all({ site: siteKey, from, to, limit }).map(violationOf) };

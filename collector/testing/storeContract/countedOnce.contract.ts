@@ -76,6 +76,22 @@ export const describeCountedOnceContract = (test: StoreTest) =>
       expect(rows.reduce((total, row) => total + row.occurrences, 0)).toBe(6); // a.js's failed load is its issue's occurrence
     });
 
+    test('a burst of violations beside many failed loads: the loads within ten minutes either way, edges included, count once', async ({ store, seed }) => {
+      const site = await seed.addSite([]);
+      const insert = (at: number) => store.errors.insert(site, [newErrorReport(load('https://cdn.example/x.png') as never)], { received_at: at, client: PERSON });
+      const blockedAt = now - 3 * HOUR + 5 * MINUTE;
+      await seed.insertCsp(site, [violation('img-src', 'https://cdn.example/x.png')], blockedAt);
+      // Many loads of the day before and one violation: a store may look near the violation only.
+      for (let n = 0; n < 30; n++) await insert(now - 30 * HOUR + n * MINUTE);
+      for (const at of [blockedAt - 9 * MINUTE, blockedAt + 10 * MINUTE, blockedAt + 10 * MINUTE + 1, blockedAt - 25 * MINUTE]) await insert(at);
+      const { loads } = await store.errors.blockedLoads(site, { since: now - 2 * DAY, limit: 100 });
+      expect(loads.map((each) => each.received_at)).toEqual(expect.arrayContaining([blockedAt - 9 * MINUTE, blockedAt + 10 * MINUTE]));
+      expect(loads.map((each) => each.received_at)).toEqual([...loads.map((each) => each.received_at)].sort((a, b) => a - b));
+      const view = await readDaily(store, { site_key: site }, { since: now - DAY, p75: false }, { now });
+      expect(view.totals).toMatchObject({ errors: 2, csp: 1 });
+      expect(view.previous).toMatchObject({ errors: 30, csp: 0 });
+    });
+
     test("the store's series leave bots out when asked, per day from the first day's since, per hour, of one group too", async ({ store, seed }) => {
       const site = await seed.addSite([]);
       const insert = (reports: object[], at: number, client: ReceivedClient) =>
