@@ -17,6 +17,7 @@ import { siteAdd } from './siteAdd';
 import { snippetCommand } from './snippet';
 import { sourcemapsUpload } from './sourcemapsUpload';
 import { siteRotateKey } from './siteRotateKey';
+import { siteRoutes } from './siteRoutes';
 import { wordpressRevoke } from './wordpressRevoke';
 import { userAdd } from './userAdd';
 import { userAlertMail } from './userAlertMail';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   siteAdd,
   snippetCommand,
   siteRotateKey,
+  siteRoutes,
   keyCreate,
   keyRevoke,
   agentRevoke,

@@ -25,7 +25,7 @@ test('a daily series has every UTC day from since to now, zeros where nothing ca
 });
 
 test('per-page vitals are rated by their p75, every rated metric present', () => {
-  const [page] = buildPageVitals([{ page_url: '/', sessions: 3, metrics: { LCP: { samples: 3, p75: 2600 }, CLS: { samples: 2, p75: 0.05 } } }]);
+  const [page] = buildPageVitals([{ route: '/', page_url: 'https://shop.example/', sessions: 3, metrics: { LCP: { samples: 3, p75: 2600 }, CLS: { samples: 2, p75: 0.05 } } }]);
   expect(page!.metrics).toEqual({
     LCP: { samples: 3, p75: 2600, rating: 'needs-improvement' },
     INP: null,

@@ -168,6 +168,8 @@ export interface StoredPerformanceSession extends PerformanceSession {
   user_agent?: string | undefined;
   /** The visitor of the session's first submission (docs/visitors.md). */
   visitor?: string | undefined;
+  /** Its page URL's route (docs/vitals.md, "Routes"); absent on sessions stored before routes. */
+  route?: string | undefined;
 }
 
 /** What the collector knows of the request a report came in. */

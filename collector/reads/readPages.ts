@@ -6,7 +6,7 @@ import type { SessionDevice } from '../store/contract/performanceSessions';
 import { rangeOf } from './range';
 
 /**
- * `GET /api/v1/sites/{site_key}/pages`: per page, most sessions first, its sessions and per metric
+ * `GET /api/v1/sites/{site_key}/pages`: per route (docs/vitals.md, "Routes"), most sessions first, its sessions and per metric
  * the p75 with its rating, since `since` (default 7 days; as asked, not bounded to a series); with
  * `device`, of the sessions of that kind of device alone (docs/vitals.md, "By device").
  *

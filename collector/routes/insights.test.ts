@@ -104,11 +104,13 @@ describe("the read API's dashboard views", { timeout: 30_000 }, () => {
     const pages = await get(`/api/v1/sites/${shop}/pages`);
     expect(pages.body.data).toEqual([
       {
+        route: '/cart',
         page_url: 'https://shop.example/cart',
         sessions: 5,
         metrics: { LCP: { samples: 5, p75: sorted[p75Rank(5)], rating: 'needs-improvement' }, INP: null, CLS: null, FCP: null, TTFB: null },
       },
       {
+        route: '/',
         page_url: 'https://shop.example/',
         sessions: 1,
         metrics: { LCP: { samples: 1, p75: 9000, rating: 'poor' }, INP: null, CLS: { samples: 1, p75: 0.3, rating: 'poor' }, FCP: null, TTFB: null },

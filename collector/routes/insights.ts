@@ -93,7 +93,7 @@ export const insightRoutes = ({ store }: { store: Store }) => [
     path: '/api/v1/sites/:site_key/vitals',
     tag: TAG,
     summary:
-      'Per Web Vital since `since` (default 7 days, at most 366): samples, p75 and its rating, the good / needs-improvement / poor shares, and the p75 per UTC day (null without samples); with `device` (mobile, tablet, desktop), of that kind of device\'s sessions alone',
+      'Per Web Vital since `since` (default 7 days, at most 366): samples, p75 and its rating, the good / needs-improvement / poor shares, and the p75 per UTC day (null without samples); with `device` (mobile, tablet, desktop), of that kind of device\'s sessions alone; with `route`, of that route\'s (as `/pages` lists it)',
     auth: 'siteApiKey',
     heavyRead: true,
     query: VitalsQuerySchema,
@@ -105,7 +105,7 @@ export const insightRoutes = ({ store }: { store: Store }) => [
     path: '/api/v1/sites/:site_key/pages',
     tag: TAG,
     summary:
-      'Per page (most sessions first): sessions, and per metric the p75 with its rating, since `since` (default 7 days); with `device` (mobile, tablet, desktop), of that kind of device\'s sessions alone',
+      'Per route (most sessions first; query and fragment dropped, ids as :id, the site\'s patterns first): sessions, one page URL, and per metric the p75 with its rating, since `since` (default 7 days); with `device` (mobile, tablet, desktop), of that kind of device\'s sessions alone',
     auth: 'siteApiKey',
     heavyRead: true,
     query: PagesQuerySchema,

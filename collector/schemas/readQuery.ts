@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { decodeCursor } from '../core/cursor';
+import { NO_CONTROL_CHARACTERS } from './fields';
 
 const isoDate = v.pipe(
   v.string(),
@@ -38,11 +39,21 @@ export const RangeQuerySchema = v.object({ since: v.optional(isoDate) });
 /** `?since=ISO&limit=N` of the dashboard's tables: 20 rows unless `limit` says, at most 100. */
 export const TableQuerySchema = v.object({ since: v.optional(isoDate), limit: v.optional(positiveInteger(100), '20') });
 
+/** The longest route asked for: a route is at most a page URL's 2,048 characters, plus `/*` (core/routes.ts). */
+const MAX_ROUTE = 4096;
+
 /** `device=`: one kind of device's sessions alone (docs/vitals.md, "By device"). */
 const device = v.picklist(['mobile', 'tablet', 'desktop'], 'device must be one of mobile, tablet, desktop');
 
-/** `?since=ISO&device=D` of the Web Vitals view. */
-export const VitalsQuerySchema = v.object({ ...RangeQuerySchema.entries, device: v.optional(device) });
+/** `route=`: one route's sessions alone (docs/vitals.md, "Routes"): a route as `/pages` lists it, or a page URL. */
+const route = v.pipe(
+  v.string('route must be given once'),
+  v.maxLength(MAX_ROUTE, `route must be at most ${MAX_ROUTE} characters`),
+  v.regex(NO_CONTROL_CHARACTERS, 'route must not hold control characters'),
+);
+
+/** `?since=ISO&device=D&route=R` of the Web Vitals view. */
+export const VitalsQuerySchema = v.object({ ...RangeQuerySchema.entries, device: v.optional(device), route: v.optional(route) });
 
 /** `?since=ISO&limit=N&device=D` of the per-page vitals. */
 export const PagesQuerySchema = v.object({ ...TableQuerySchema.entries, device: v.optional(device) });

@@ -5,6 +5,7 @@ import type { AlertStore } from './contract/alerts';
 import type { IssueStore } from './contract/issues';
 import type { PerformanceSessionStore } from './contract/performanceSessions';
 import type { RetentionStore } from './contract/retention';
+import type { RoutePatternStore } from './contract/routePatterns';
 import type { SourceMapStore } from './contract/sourceMaps';
 import type { ApiKeyStore, SiteStore } from './contract/sites';
 import type { SessionStore, UserStore } from './contract/users';
@@ -19,6 +20,7 @@ export type { IssueChange, IssueEvent, IssueListOptions, IssueListRow, IssueRepo
 export type { PageVitalsRow, PerformanceSessionStore } from './contract/performanceSessions';
 export type { DailyOptions, GroupOptions, ListOptions, Page } from './contract/queryOptions';
 export type { RetentionStore } from './contract/retention';
+export type { RoutePatternAdded, RoutePatternStore } from './contract/routePatterns';
 export type { SourceMapInfo, SourceMapStore, SourceMapUpload } from './contract/sourceMaps';
 export type { ApiKeyStore, SiteStore } from './contract/sites';
 export type { SessionStore, UserStore } from './contract/users';
@@ -51,6 +53,8 @@ export interface Store {
   alerts: AlertStore;
   /** Source maps by release and script URL (docs/source-maps.md). */
   sourceMaps: SourceMapStore;
+  /** Each site's route patterns, what sessions' routes are matched against (docs/vitals.md, "Routes"). */
+  routes: RoutePatternStore;
   wordpress: WordPressStore;
   actions: ActionStore;
   cspProjects: CspProjectStore;

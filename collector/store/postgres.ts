@@ -15,6 +15,7 @@ import { postgresReports } from './postgres/reports';
 import { postgresRetention } from './postgres/retention';
 import { postgresSites } from './postgres/sites';
 import { postgresSourceMaps } from './postgres/sourceMaps';
+import { postgresRoutePatterns } from './postgres/routePatterns';
 import { postgresUsers } from './postgres/users';
 import { postgresVisitorSalts } from './postgres/visitorSalts';
 
@@ -126,6 +127,7 @@ export const createPostgresStore = async ({
       logDelivery: postgresLogDelivery(write),
     },
     sourceMaps: postgresSourceMaps(pool, write),
+    routes: postgresRoutePatterns(pool, write),
     retention: postgresRetention(pool),
     visitorSalts: postgresVisitorSalts(pool),
     users,

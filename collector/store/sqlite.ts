@@ -18,6 +18,7 @@ import type { ReportQueue } from './sqlite/reportWrites';
 import { sqliteRetention } from './sqlite/retention';
 import { sqliteSites } from './sqlite/sites';
 import { sqliteSourceMaps } from './sqlite/sourceMaps';
+import { sqliteRoutePatterns } from './sqlite/routePatterns';
 import { sqliteUsers } from './sqlite/users';
 import { sqliteVisitorSalts } from './sqlite/visitorSalts';
 
@@ -126,6 +127,7 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
       botReports: reads.issues.botReports,
     },
     sourceMaps: sqliteSourceMaps(db, write),
+    routes: sqliteRoutePatterns(db, write),
     alerts: {
       addRule: alerts.addRule,
       rules: alerts.rules,

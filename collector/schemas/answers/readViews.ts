@@ -121,11 +121,12 @@ export const VitalSchema = v.object({
 });
 
 /** `GET /api/v1/sites/{site_key}/vitals`: per Web Vital, by name (LCP, INP, CLS, FCP, TTFB). */
-export const VitalsViewSchema = v.object({ site_key: v.string(), since, device, vitals: v.record(v.string(), VitalSchema) });
+export const VitalsViewSchema = v.object({ site_key: v.string(), since, device, route: v.nullable(v.string()), vitals: v.record(v.string(), VitalSchema) });
 
-/** One page's sessions and, per metric, its p75 and rating (null without samples). */
+/** One route's sessions and, per metric, its p75 and rating (null without samples). */
 export const PageVitalsSchema = v.object({
-  page_url: v.string(),
+  route: v.pipe(v.string(), v.description('The sessions\' route (docs/vitals.md, "Routes"); sessions stored before routes count under their page URL')),
+  page_url: v.pipe(v.string(), v.description('One page URL of the route (the first in byte order)')),
   sessions: CountSchema,
   metrics: v.record(v.string(), v.nullable(v.object({ samples: CountSchema, p75: v.number(), rating }))),
 });

@@ -92,6 +92,7 @@ export const StoredPerformanceSessionSchema = v.object({
     }),
   ),
   extra,
+  route: v.optional(v.pipe(v.string(), v.description('The page URL\'s route (docs/vitals.md, "Routes"); absent on sessions stored before routes'))),
   received_at: IsoTimeSchema,
   updated_at: IsoTimeSchema,
   user_agent: text,

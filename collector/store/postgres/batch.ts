@@ -1,6 +1,8 @@
 import type { NewCspReport, NewErrorReport, PerformanceSession, ReceiveContext } from '../../core/records';
 import { groupDisposition } from '../../core/cspDisposition';
 import type { Client } from './pool';
+import type { RoutedSession } from '../contract/performanceSessions';
+import { sessionRoute } from '../sessionRoute';
 import { storedText } from '../storedText';
 import { columns, param } from './rows';
 import { CSP_COLUMNS } from '../cspReportColumns';
@@ -35,6 +37,7 @@ interface SessionRow {
   device: string | undefined;
   bot: number | undefined;
   page_url: string | undefined;
+  route: string | undefined;
   navigation_type: string | undefined;
   started_at: number | undefined;
   extra: Record<string, unknown> | undefined;
@@ -126,7 +129,7 @@ export class Batch {
   }
 
   /** Adds a session upsert: a later one of the same session in this batch merges into it. */
-  addSession(site: string, session: PerformanceSession, { received_at, user_agent, visitor, client }: ReceiveContext) {
+  addSession(site: string, session: RoutedSession, { received_at, user_agent, visitor, client }: ReceiveContext) {
     // The key as stored (storedText), so that the ids the upsert returns are found by it. Metric
     // names become jsonb keys, which cannot hold NUL either (the schema allows letters only).
     const [siteKey, sessionId] = [storedText(site), storedText(session.session_id)];
@@ -138,7 +141,7 @@ export class Batch {
       this.sessions.set(key, {
         site_key: siteKey, session_id: sessionId, received_at, updated_at: received_at, user_agent, visitor,
         release: session.release, environment: session.environment, device: client?.device, bot: client && (client.bot ? 1 : 0),
-        page_url: session.page_url, navigation_type: session.navigation_type, started_at: session.started_at,
+        page_url: session.page_url, route: sessionRoute(session), navigation_type: session.navigation_type, started_at: session.started_at,
         extra: session.extra, metrics, metricTimes,
       });
       return;
@@ -146,6 +149,7 @@ export class Batch {
     // What a second UPDATE would do (sqlite/performance.ts): the latest non-null field wins.
     row.updated_at = received_at;
     row.page_url = session.page_url ?? row.page_url;
+    row.route = sessionRoute(session) ?? row.route;
     row.navigation_type = session.navigation_type ?? row.navigation_type;
     row.started_at = session.started_at ?? row.started_at;
     row.extra = session.extra ?? row.extra;
@@ -188,9 +192,9 @@ export class Batch {
         sessions.map((row) => [
           row.site_key, row.session_id, row.received_at, row.updated_at, param(row.user_agent), param(row.page_url),
           param(row.navigation_type), param(row.started_at), param(Object.fromEntries(row.metrics)), param(row.extra),
-          param(row.visitor), param(row.release), param(row.environment), param(row.device), param(row.bot),
+          param(row.visitor), param(row.release), param(row.environment), param(row.device), param(row.bot), param(row.route),
         ]),
-        15,
+        16,
       ),
     });
     const ids = new Map(rows.map((row) => [`${row.site_key}\n${row.session_id}`, row.id]));
@@ -236,8 +240,8 @@ const DROP_EMPTY_CSP_GROUPS = `DELETE FROM csp_groups WHERE reports <= 0
 // `metrics || excluded.metrics` then applies to what the first committed (each metric its latest value).
 const UPSERT_SESSIONS = `INSERT INTO performance_sessions
     (site_key, session_id, received_at, updated_at, user_agent, page_url, navigation_type, started_at, metrics, extra, visitor,
-     release, environment, device, bot)
-  ${unnest(['text', 'text', 'int8', 'int8', 'text', 'text', 'text', 'float8', 'jsonb', 'text', 'text', 'text', 'text', 'text', 'int2'])}
+     release, environment, device, bot, route)
+  ${unnest(['text', 'text', 'int8', 'int8', 'text', 'text', 'text', 'float8', 'jsonb', 'text', 'text', 'text', 'text', 'text', 'int2', 'text'])}
   ON CONFLICT (site_key, session_id) DO UPDATE SET updated_at = excluded.updated_at,
     metrics = performance_sessions.metrics || excluded.metrics,
     page_url = coalesce(excluded.page_url, performance_sessions.page_url),
@@ -245,7 +249,8 @@ const UPSERT_SESSIONS = `INSERT INTO performance_sessions
     started_at = coalesce(excluded.started_at, performance_sessions.started_at),
     extra = coalesce(excluded.extra, performance_sessions.extra),
     release = coalesce(excluded.release, performance_sessions.release),
-    environment = coalesce(excluded.environment, performance_sessions.environment)
+    environment = coalesce(excluded.environment, performance_sessions.environment),
+    route = coalesce(excluded.route, performance_sessions.route)
   RETURNING id, site_key, session_id`;
 
 const UPSERT_METRICS = `INSERT INTO performance_metrics (session_row, site_key, name, value, updated_at)

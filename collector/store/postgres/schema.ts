@@ -1,6 +1,7 @@
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
 import { POSTGRES_CSP_GROUP_DISPOSITION_MIGRATION } from './cspGroupsSchema';
+import { POSTGRES_ROUTES_MIGRATION } from './routeSchema';
 import { ALERT_RULE_PARAMS_MIGRATION, ALERTS_MIGRATION } from './alertSchema';
 import { ISSUE_DAY_COUNTS_MIGRATION, ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
 import { POSTGRES_SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
@@ -221,4 +222,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
   ISSUE_DAY_COUNTS_MIGRATION,
   // 14: CSP groups per disposition (docs/csp-reports.md, "Blocked first"), as the SQLite store's version 19.
   POSTGRES_CSP_GROUP_DISPOSITION_MIGRATION,
+  // 15: sessions' routes and sites' route patterns (docs/vitals.md, "Routes"), as the SQLite store's version 20.
+  POSTGRES_ROUTES_MIGRATION,
 ];

@@ -4,6 +4,7 @@ import { fingerprintOf } from '../../core/fingerprint';
 import { DEFAULT_SITE_KEY, type ErrorReport } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
 import { CSP_GROUP_DISPOSITION_MIGRATION } from './cspGroupsSchema';
+import { ROUTES_MIGRATION } from './routeSchema';
 import { ALERT_RULE_PARAMS_MIGRATION, ALERTS_MIGRATION } from './alertSchema';
 import { ISSUE_DAY_COUNTS_MIGRATION, ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
 import { SOURCE_MAPS_MIGRATION } from './sourceMapSchema';
@@ -242,12 +243,10 @@ const migrations: Array<string | ((db: Database) => void)> = [
   // is rewritten at every upsert anyway (updated_at), so ingest pays nothing more.
   `DROP INDEX performance_sessions_by_site_time_page;
    CREATE INDEX performance_sessions_by_site_time_page ON performance_sessions (site_key, updated_at, page_url, received_at);`,
-  // 10: the side each stored violation still awaits a copy from (core/cspCopies.ts awaitedSideOf,
-  // read here from `sources` as it reads them), indexed in place of the violation key alone: the
-  // report a copy merges into is one index entry away, not a scan of every copy of its violation.
+  // 10: the side each stored violation still awaits a copy from (core/cspCopies.ts awaitedSideOf, read here from `sources` as it
+  // reads them), indexed in place of the violation key alone: the report a copy merges into is one index entry away, not a scan of every copy of its violation.
   AWAITING_COPY,
-  // 11: an error's causes (docs/wire-format.md, "Error reports": its `cause` chain or an AggregateError's inner
-  // errors), a JSON array; older rows have none.
+  // 11: an error's causes (docs/wire-format.md, "Error reports": its `cause` chain or an AggregateError's inner errors), a JSON array; older rows have none.
   `ALTER TABLE error_reports ADD COLUMN causes TEXT;`,
   // 12: visitors (docs/visitors.md): each report's and session's hash of its client under the day's
   // salt, and the salts, one per UTC day, deleted once past. An error group's visitors in a time
@@ -269,6 +268,7 @@ const migrations: Array<string | ((db: Database) => void)> = [
   SOURCE_MAPS_MIGRATION, ALERTS_MIGRATION, // 14: source maps (docs/source-maps.md); 15: alerts' rules, outbox, users' mail (docs/alerts.md).
   ISSUE_FAST_LIST_MIGRATION, ALERT_RULE_PARAMS_MIGRATION, // 16: the issues' list at a million reports (docs/issues.md): issueSchema.ts says why; 17: alert rules' parameters (docs/alerts.md, "Rule kinds").
   ISSUE_DAY_COUNTS_MIGRATION, CSP_GROUP_DISPOSITION_MIGRATION, // 18: the issues' list by field and by visitors, per day (docs/issues.md): issueSchema.ts says why; 19: CSP groups per disposition (docs/csp-reports.md, "Blocked first").
+  ROUTES_MIGRATION, // 20: sessions' routes, sites' route patterns (docs/vitals.md, "Routes"): routeSchema.ts says why.
 ];
 
 /** The schema version this collector writes: how many migrations it knows. */

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { PageVitalsRow, PerformanceSessionStore } from '../contract/performanceSessions';
+import type { PerformanceSessionStore } from '../contract/performanceSessions';
+import { pageVitalsRows, ROUTE_OF, type PageMetricRow } from '../pageVitalsRows';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -30,37 +31,38 @@ export const sqlitePerformanceReads = (db: Database) => {
   const metricDays = db.prepare<[number, number, string, string, number], { counts: string }>(
     'SELECT metric_days(updated_at, value, ?, ?) AS counts FROM performance_metrics WHERE site_key = ? AND name = ? AND updated_at >= ?',
   );
-  // One device's: the same samples, each with its session's device looked up by the session's key.
-  const deviceMetricDays = db.prepare<[number, number, string, string, number, string], { counts: string }>(
-    `SELECT metric_days(m.updated_at, m.value, ?, ?) AS counts FROM performance_metrics AS m
+  // One device's or route's (`filtered`): the same samples, each with its session looked up by its key.
+  const filteredMetricDays = db.prepare<
+    { good: number; poor: number; site: string; name: string; since: number; device: string | null; route: string | null },
+    { counts: string }
+  >(
+    `SELECT metric_days(m.updated_at, m.value, @good, @poor) AS counts FROM performance_metrics AS m
        JOIN performance_sessions AS s ON s.id = m.session_row
-     WHERE m.site_key = ? AND m.name = ? AND m.updated_at >= ? AND s.device = ?`,
+     WHERE m.site_key = @site AND m.name = @name AND m.updated_at >= @since
+       AND (@device IS NULL OR s.device = @device) AND (@route IS NULL OR ${ROUTE_OF('s.')} = @route)`,
   );
-  // From the sessions in range (their page from performance_sessions_by_site_time_page) to their
-  // metrics, a CROSS JOIN keeping that order: the other way SQLite read every metric of the site
-  // and looked its session up. A metric updated since `since` is of a session updated since then.
-  // The samples are grouped by the page's rank, not its URL: the sorter orders numbers instead of
-  // long texts (7 days at 1,000,000 reports: -9%, 30 days: -24%).
-  // One device's sessions only (`byDevice`): the same statement, with the filter on both sides.
+  // From the sessions in range (their route and page from performance_sessions_by_site_time_page) to
+  // their metrics, a CROSS JOIN keeping that order: the other way SQLite read every metric of the
+  // site and looked its session up. A metric updated since `since` is of a session updated since
+  // then. The samples are grouped by the route's rank, not its text: the sorter orders numbers
+  // instead of long texts (7 days at 1,000,000 reports: -9%, 30 days: -24%). One device's sessions
+  // only (`byDevice`): the same statement, with the filter on both sides.
   const pagesOf = (byDevice: boolean) => {
     const deviceOnly = (table: string) => (byDevice ? `AND ${table}device = @device` : '');
-    return db.prepare<
-      { site: string; since: number; limit: number; device?: string },
-      { page_url: string; sessions: number; name: string | null; samples: number | null; p75: number | null }
-    >(
+    return db.prepare<{ site: string; since: number; limit: number; device?: string }, PageMetricRow>(
       `WITH top AS MATERIALIZED (
-         SELECT coalesce(page_url, '') AS page_url, COUNT(*) AS sessions,
-           ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, coalesce(page_url, '')) AS rank
+         SELECT ${ROUTE_OF('')} AS route, MIN(coalesce(page_url, '')) AS page_url, COUNT(*) AS sessions,
+           ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, ${ROUTE_OF('')}) AS rank
          FROM performance_sessions WHERE site_key = @site AND updated_at >= @since ${deviceOnly('')} GROUP BY 1 ORDER BY rank LIMIT @limit
        ),
        p75 AS MATERIALIZED (
          SELECT top.rank, m.name, COUNT(*) AS samples, p75(m.value) AS value
-         FROM performance_sessions AS s CROSS JOIN top ON top.page_url = coalesce(s.page_url, '')
+         FROM performance_sessions AS s CROSS JOIN top ON top.route = ${ROUTE_OF('s.')}
            CROSS JOIN performance_metrics AS m ON m.session_row = s.id
          WHERE s.site_key = @site AND s.updated_at >= @since AND m.updated_at >= @since ${deviceOnly('s.')}
          GROUP BY top.rank, m.name
        )
-       SELECT top.page_url, top.sessions, p75.name, p75.samples, p75.value AS p75
+       SELECT top.route, top.page_url, top.sessions, p75.name, p75.samples, p75.value AS p75
        FROM top LEFT JOIN p75 ON p75.rank = top.rank
        ORDER BY top.rank, p75.name`,
     );
@@ -84,19 +86,16 @@ export const sqlitePerformanceReads = (db: Database) => {
       }
       return days;
     },
-    async metricCountsWithDays(siteKey, { name, thresholds: [good, poor], since = 0, device }) {
+    async metricCountsWithDays(siteKey, { name, thresholds: [good, poor], since = 0, device, route }) {
       // JSON text of core/metricDays.ts's MetricCountsWithDays.
-      const read = device ? deviceMetricDays.get(good, poor, siteKey, name, since, device) : metricDays.get(good, poor, siteKey, name, since);
+      const read =
+        device || route !== undefined
+          ? filteredMetricDays.get({ good, poor, site: siteKey, name, since, device: device ?? null, route: route ?? null })
+          : metricDays.get(good, poor, siteKey, name, since);
       return JSON.parse(read!.counts);
     },
     async pages(siteKey, { since = 0, limit, device }) {
-      const byPage = new Map<string, PageVitalsRow>();
-      for (const row of device ? devicePages.all({ site: siteKey, since, limit, device }) : pages.all({ site: siteKey, since, limit })) {
-        const page = byPage.get(row.page_url) ?? { page_url: row.page_url, sessions: row.sessions, metrics: {} };
-        if (row.name !== null) page.metrics[row.name] = { samples: row.samples!, p75: row.p75! };
-        byPage.set(row.page_url, page);
-      }
-      return [...byPage.values()];
+      return pageVitalsRows(device ? devicePages.all({ site: siteKey, since, limit, device }) : pages.all({ site: siteKey, since, limit }));
     },
   } satisfies Pick<PerformanceSessionStore, 'daily' | 'hourly' | 'metricDaily' | 'metricCountsWithDays' | 'pages'>;
 };

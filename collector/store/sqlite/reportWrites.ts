@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { CspSource, PerformanceSession, ReceiveContext } from '../../core/records';
+import type { CspSource, ReceiveContext } from '../../core/records';
 import { awaitedByNewReport, COPY_WINDOW_MS, copyToMergeInto, replacesStoredFields, sideOf, sourcesWithCopy } from '../../core/cspCopies';
 import { SELECT_COPY_TO_MERGE_INTO } from '../awaitingCopy';
 import { CSP_COLUMNS, CSP_REPORT_COLUMNS } from '../cspReportColumns';
@@ -13,6 +13,8 @@ import { createIssueWriter } from './issueWrites';
 import { createIssueDayWriter } from './issueDayWrites';
 import { storedJson, storedText } from '../storedText';
 import { UnknownSiteError } from '../unknownSiteError';
+import type { RoutedSession } from '../contract/performanceSessions';
+import { sessionRoute } from '../sessionRoute';
 
 const DAY = 86_400_000;
 
@@ -24,7 +26,7 @@ const DAY = 86_400_000;
 export type ReportWrite =
   | { kind: 'errors'; siteKey: string; rows: ErrorRow[]; context: ReceiveContext }
   | { kind: 'csp'; siteKey: string; rows: CspRow[]; context: ReceiveContext }
-  | { kind: 'session'; siteKey: string; session: PerformanceSession; context: ReceiveContext }
+  | { kind: 'session'; siteKey: string; session: RoutedSession; context: ReceiveContext }
   /** Writes nothing: resolves once every write queued before it has committed. */
   | { kind: 'barrier' };
 
@@ -55,7 +57,7 @@ const ERROR_COLUMNS = ['site_key', 'received_at', 'user_agent', 'visitor', 'brow
 
 const SESSION_COLUMNS = [
   'site_key', 'session_id', 'received_at', 'updated_at', 'user_agent', 'page_url', 'navigation_type',
-  'started_at', 'metrics', 'extra', 'visitor', 'release', 'environment', 'device', 'bot',
+  'started_at', 'metrics', 'extra', 'visitor', 'release', 'environment', 'device', 'bot', 'route',
 ] as const;
 
 interface ErrorGroupDelta {
@@ -115,7 +117,7 @@ export const createReportWriter = (db: Database) => {
     `UPDATE performance_sessions SET updated_at = @updated_at, metrics = @metrics,
        page_url = coalesce(@page_url, page_url), navigation_type = coalesce(@navigation_type, navigation_type),
        started_at = coalesce(@started_at, started_at), extra = coalesce(@extra, extra),
-       release = coalesce(@release, release), environment = coalesce(@environment, environment)
+       release = coalesce(@release, release), environment = coalesce(@environment, environment), route = coalesce(@route, route)
      WHERE site_key = @site_key AND session_id = @session_id`,
   );
 
@@ -203,7 +205,7 @@ export const createReportWriter = (db: Database) => {
     return stored;
   };
 
-  const upsertSession = (siteKey: string, session: PerformanceSession, context: ReceiveContext) => {
+  const upsertSession = (siteKey: string, session: RoutedSession, context: ReceiveContext) => {
     const existing = selectSession.get(siteKey, session.session_id);
     const metrics = existing ? { ...JSON.parse(existing.metrics), ...session.metrics } : session.metrics;
     const row = toRow(SESSION_COLUMNS, {
@@ -217,6 +219,7 @@ export const createReportWriter = (db: Database) => {
       // The client of the session's first submission, as its visitor.
       device: context.client?.device,
       bot: context.client === undefined ? undefined : context.client.bot ? 1 : 0,
+      route: sessionRoute(session),
     });
     const result = (existing ? updateSession : insertSession).run(row);
     const sessionRow = existing ? existing.id : Number(result.lastInsertRowid);

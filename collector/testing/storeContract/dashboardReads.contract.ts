@@ -161,12 +161,12 @@ export const describeDashboardReadsContract = (test: StoreTest) =>
       const odd = all.filter((_, index) => index % 2 == 1);
       const pages = await store.performance.pages(DEFAULT_SITE_KEY, { limit: 10 });
       expect(pages).toEqual([
-        { page_url: 'https://s.example/even', sessions: 5, metrics: { LCP: { samples: 5, p75: p75(even) }, CLS: { samples: 5, p75: p75(even) / 10_000 } } },
-        { page_url: 'https://s.example/odd', sessions: 4, metrics: { LCP: { samples: 4, p75: p75(odd) }, CLS: { samples: 4, p75: p75(odd) / 10_000 } } },
-        { page_url: '', sessions: 1, metrics: {} },
+        { route: '/even', page_url: 'https://s.example/even', sessions: 5, metrics: { LCP: { samples: 5, p75: p75(even) }, CLS: { samples: 5, p75: p75(even) / 10_000 } } },
+        { route: '/odd', page_url: 'https://s.example/odd', sessions: 4, metrics: { LCP: { samples: 4, p75: p75(odd) }, CLS: { samples: 4, p75: p75(odd) / 10_000 } } },
+        { route: '', page_url: '', sessions: 1, metrics: {} },
       ]);
       expect(await store.performance.pages(DEFAULT_SITE_KEY, { limit: 1, since: now })).toEqual([
-        { page_url: 'https://s.example/even', sessions: 2, metrics: { LCP: { samples: 2, p75: p75([5000, 300]) }, CLS: { samples: 2, p75: p75([5000, 300]) / 10_000 } } },
+        { route: '/even', page_url: 'https://s.example/even', sessions: 2, metrics: { LCP: { samples: 2, p75: p75([5000, 300]) }, CLS: { samples: 2, p75: p75([5000, 300]) / 10_000 } } },
       ]);
     });
 

@@ -99,8 +99,8 @@ export const describeRetentionContract = (test: StoreTest) =>
         { day: day(0), samples: 1, p75: 2000 },
       ]);
       expect(await store.performance.pages(shop, { limit: 10 })).toEqual([
-        { page_url: 'https://shop.example/b', sessions: 1, metrics: { LCP: { samples: 1, p75: 1000 }, CLS: { samples: 1, p75: 0.1 } } },
-        { page_url: 'https://shop.example/c', sessions: 1, metrics: { LCP: { samples: 1, p75: 2000 } } },
+        { route: '/b', page_url: 'https://shop.example/b', sessions: 1, metrics: { LCP: { samples: 1, p75: 1000 }, CLS: { samples: 1, p75: 0.1 } } },
+        { route: '/c', page_url: 'https://shop.example/c', sessions: 1, metrics: { LCP: { samples: 1, p75: 2000 } } },
       ]);
     });
   });

@@ -15,6 +15,7 @@ import { describePerformanceSessionsContract } from './performanceSessions.contr
 import { describePeriodicAlertsContract } from './periodicAlerts.contract';
 import { describeRetentionContract } from './retention.contract';
 import { describeRevocationContract } from './revocation.contract';
+import { describeRoutesContract } from './routes.contract';
 import { describeSitesContract } from './sites.contract';
 import { describeSourceMapsContract } from './sourceMaps.contract';
 import { storeTest } from './storeTest';
@@ -73,6 +74,7 @@ export const describeStoreContract = (name: string, makeDatabase: () => Promise<
     describeHostileTextContract(test);
     describeDashboardReadsContract(test);
     describeVitalsByDeviceContract(test);
+    describeRoutesContract(test);
     describeUnknownSiteContract(test);
     describeIntegrationsContract(test);
     describeRevocationContract(test);

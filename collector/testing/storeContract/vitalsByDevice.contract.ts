@@ -84,8 +84,8 @@ export const describeVitalsByDeviceContract = (test: StoreTest) =>
         const home = values.filter((_, index) => index % 2 == 0);
         const cart = values.filter((_, index) => index % 2 == 1);
         expect(await store.performance.pages(DEFAULT_SITE_KEY, { limit: 10, device })).toEqual([
-          { page_url: 'https://shop.example/', sessions: home.length, metrics: { LCP: { samples: home.length, p75: p75(home) }, INP: { samples: home.length, p75: p75(home.map((value) => value / 10)) } } },
-          { page_url: 'https://shop.example/cart', sessions: cart.length, metrics: { LCP: { samples: cart.length, p75: p75(cart) }, INP: { samples: cart.length, p75: p75(cart.map((value) => value / 10)) } } },
+          { route: '/', page_url: 'https://shop.example/', sessions: home.length, metrics: { LCP: { samples: home.length, p75: p75(home) }, INP: { samples: home.length, p75: p75(home.map((value) => value / 10)) } } },
+          { route: '/cart', page_url: 'https://shop.example/cart', sessions: cart.length, metrics: { LCP: { samples: cart.length, p75: p75(cart) }, INP: { samples: cart.length, p75: p75(cart.map((value) => value / 10)) } } },
         ]);
       }
       // Every session without `device`, the old one too.
