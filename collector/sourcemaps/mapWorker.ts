@@ -20,9 +20,11 @@ const threadUrl = () =>
 export const MAX_MAP_JOBS = 16;
 /**
  * The thread's heap: one map at the size limit being checked and compiled (its text and its parsed
- * JSON, about twice MAX_MAP_CHARS in one-byte strings: parseSourceMap.ts); kept maps are files.
+ * JSON, about twice MAX_MAP_CHARS in one-byte strings: parseSourceMap.ts); kept maps are files. A
+ * small young generation: what a job allocates is mostly large (texts, chunks), and what the young
+ * generation reserves is resident all the thread's life.
  */
-export const MAP_THREAD_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
+export const MAP_THREAD_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 4 };
 
 /** The folders of compact maps this process made (mapFiles.ts), deleted as it exits. */
 const folders = new Set<string>();
