@@ -1,6 +1,7 @@
 import { apiPath } from '../collector/routes/apiPath';
 import { sinceOf } from './format';
 import { issuesPath, issueViewOf } from './issueQuery';
+import { vitalsDeviceOf } from './vitalsDevice';
 
 /**
  * The read-API paths of a site page, by what each shows, in the order the boot script starts them
@@ -13,13 +14,15 @@ const readsOf = (siteKey: string, search: string) => {
   const site = { site_key: siteKey };
   const view = issueViewOf(search);
   const since = sinceOf(view.range);
+  // The device switch's (vitalsDevice.ts): the Web Vitals and the pages of one kind of device.
+  const device = vitalsDeviceOf(search);
   return {
     sites: apiPath('/api/v1/sites', {}),
     daily: apiPath('/api/v1/sites/:site_key/daily', site, { since, p75: false, bots: view.includeBots ? 'include' : undefined }),
     issues: issuesPath(siteKey, view),
     csp: apiPath('/api/v1/sites/:site_key/csp-groups', site, { since, limit: 50 }),
-    vitals: apiPath('/api/v1/sites/:site_key/vitals', site, { since }),
-    pages: apiPath('/api/v1/sites/:site_key/pages', site, { since }),
+    vitals: apiPath('/api/v1/sites/:site_key/vitals', site, { since, device }),
+    pages: apiPath('/api/v1/sites/:site_key/pages', site, { since, device }),
   };
 };
 

@@ -3,6 +3,7 @@ import { useApi } from '../api';
 import { apiPath } from '../../collector/routes/apiPath';
 import { Activity } from '../components/Activity';
 import { CspGroups } from '../components/CspGroups';
+import { DeviceSwitch } from '../components/DeviceSwitch';
 import { Issues } from '../components/Issues';
 import { Layout } from '../components/Layout';
 import { RangePicker } from '../components/RangePicker';
@@ -12,6 +13,7 @@ import { Vitals } from '../components/Vitals';
 import { clip, formatNumber, metricValue, segment } from '../format';
 import { issueViewOf } from '../issueQuery';
 import { siteReads } from '../siteReads';
+import { vitalsDeviceOf } from '../vitalsDevice';
 import type { CspGroup, PageVitals } from '../../collector/routes/apiTypes';
 
 const Empty = ({ siteKey }: { siteKey: string }) => {
@@ -47,6 +49,7 @@ const Csp = ({ siteKey, groups }: { siteKey: string; groups: CspGroup[] }) => (
 const Pages = ({ pages }: { pages: PageVitals[] }) => (
   <section aria-labelledby="pages-title">
     <h2 id="pages-title">Pages</h2>
+    <p class="muted small">By route: the query dropped, ids as :id, the site's route patterns first.</p>
     {!pages.length ? (
       <p class="muted">No page views with Web Vitals in this range.</p>
     ) : (
@@ -54,7 +57,7 @@ const Pages = ({ pages }: { pages: PageVitals[] }) => (
         <table class="stack" data-testid="pages">
           <thead>
             <tr>
-              <th scope="col">Page</th>
+              <th scope="col">Route</th>
               <th scope="col" class="num">Views</th>
               {['LCP', 'INP', 'CLS'].map((name) => (
                 <th scope="col" class="num">{name} p75</th>
@@ -64,8 +67,11 @@ const Pages = ({ pages }: { pages: PageVitals[] }) => (
           <tbody>
             {pages.map((page) => (
               <tr>
-                {/* Stored URLs are text, never links: a javascript: URL must not become clickable. */}
-                <th scope="row" class="url">{clip(page.page_url) || '(no URL)'}</th>
+                {/* Stored URLs are text, never links: a javascript: URL must not become clickable. One URL of the route under it. */}
+                <th scope="row" class="url">
+                  {clip(page.route) || '(no route)'}
+                  {page.page_url != page.route && <span class="muted small example">{clip(page.page_url) || '(no URL)'}</span>}
+                </th>
                 <td class="num" data-label="Views">{formatNumber(page.sessions)}</td>
                 {['LCP', 'INP', 'CLS'].map((name) => {
                   const metric = page.metrics[name];
@@ -95,7 +101,8 @@ const Pending = ({ id, title }: { id: string; title: string }) => (
 /**
  * `/sites/{site_key}`: one site over a range (24 h, 7 d, 30 d): totals beside the previous range's and
  * their chart (components/Activity.tsx),
- * its issues (tabs, search, filters, sort and page in the URL's query: issueQuery.ts), CSP violations by directive and blocked host, the Web Vitals, and pages.
+ * its issues (tabs, search, filters, sort and page in the URL's query: issueQuery.ts), CSP violations by directive and blocked host, the Web Vitals, and pages
+ * by route, both of one kind of device where the device switch says (vitalsDevice.ts).
  * Each section shows as soon as its read is answered (they are answered in turn: siteReads.ts),
  * so what is above the fold does not wait for the Web Vitals and the pages below it.
  *
@@ -136,6 +143,7 @@ export const SitePage = ({ email, siteKey }: { email: string | undefined; siteKe
         {csp.state == 'ready' ? <Csp siteKey={siteKey} groups={csp.data.data} /> : <Pending id="csp-title" title="CSP violations" />}
         <section aria-labelledby="vitals-title">
           <h2 id="vitals-title">Web Vitals</h2>
+          <DeviceSwitch current={vitalsDeviceOf(location.search)} />
           {vitals.state == 'ready' ? <Vitals vitals={vitals.data.vitals} /> : <Status loaded={{ state: 'loading' }} />}
         </section>
         {pages.state == 'ready' ? <Pages pages={pages.data.data} /> : <Pending id="pages-title" title="Pages" />}
