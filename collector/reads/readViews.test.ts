@@ -102,7 +102,7 @@ test("the setup: generated URLs, the integrity given, and the last connectivity 
 });
 
 test("a CSP project's suggestion: the site's violations as evidence, counted, with whether some were left out", async () => {
-  const suggestion = await readSuggestion(store, { site_key: site.site_key, base_policy: "default-src 'self'" });
+  const suggestion = await readSuggestion(store, { id: 0, site_key: site.site_key, base_policy: "default-src 'self'" });
   expect(suggestion.policy).toContain('https://cdn.example');
   expect(suggestion.evidence).toMatchObject({ groups: 1, truncated: false });
 });

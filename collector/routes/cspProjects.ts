@@ -4,10 +4,11 @@ import { setupUrls, type Links } from '../core/setupUrls';
 import { apiError } from '../http/apiError';
 import { findSite, requireCallerSiteAccess, requireSiteAccess } from '../http/auth';
 import { defineRoute, type Caller } from '../http/route';
-import { CspProjectCreateSchema, CspProjectUpdateSchema, HeaderQuerySchema, ProjectListQuerySchema } from '../schemas/cspProject';
+import { CspProjectCreateSchema, CspProjectUpdateSchema, HeaderQuerySchema, ProjectListQuerySchema, SourceDecisionsSchema } from '../schemas/cspProject';
+import { readCspSources } from '../reads/readCspSources';
 import { readSuggestion } from '../reads/readSuggestion';
 import type { Store } from '../store/contract';
-import { CspHeaderSchema, CspProjectListSchema, CspProjectSchema, SuggestionSchema } from '../schemas/answers/cspProjectAnswers';
+import { CspHeaderSchema, CspProjectListSchema, CspProjectSchema, CspSourcesSchema, SuggestionSchema } from '../schemas/answers/cspProjectAnswers';
 
 /** The name of the endpoint group in `report-to` and `Reporting-Endpoints`. */
 const REPORTING_GROUP = 'sitebeacon';
@@ -100,6 +101,30 @@ export const cspProjectRoutes = ({ store, links }: { store: Store; links: Links 
         const project = await projectFor(event, { apiKey, user });
         const { structure: _structure, ...suggestion } = await readSuggestion(store, project);
         return { project_id: project.id, base_policy: project.base_policy, ...suggestion };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/csp-projects/:id/sources',
+      tag,
+      summary: "Every source the suggestion would add, with its evidence (reports, pages, share of visitors, first seen, browsers), class and the owner's decision (an API key or the dashboard's session)",
+      auth: 'reader',
+      heavyRead: true,
+      responses: { 200: { description: 'Sources', schema: CspSourcesSchema }, 403: 'forbidden: a project of another site than the key or user may see', 404: 'unknown_project' },
+      handle: async ({ event, apiKey, user }) => readCspSources(store, await projectFor(event, { apiKey, user })),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/api/v1/csp-projects/:id/sources',
+      tag,
+      summary: 'Accept or reject sources (null forgets a decision): the suggestion is the base plus accepted sources and undecided ones not likely injected',
+      auth: 'apiKey',
+      body: { schema: SourceDecisionsSchema },
+      responses: { 200: { description: 'Sources', schema: CspSourcesSchema }, 404: 'unknown_project' },
+      async handle({ event, apiKey, body }) {
+        const project = await projectFor(event, { apiKey: apiKey! });
+        await store.cspSources.decide(project.id, body.map((item) => ({ ...item, directive: item.directive.toLowerCase() })));
+        return readCspSources(store, project);
       },
     }),
     defineRoute({

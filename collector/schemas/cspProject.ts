@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { parsePolicy, policyProblems } from '../core/csp';
+import { directiveFallbackList, isSourceExpression, parsePolicy, policyProblems } from '../core/csp';
 
 /** Text that ends up in a policy or a header: no NUL or other control character (docs/hostile-input.md, "Text and protocol edges"). */
 const NO_CONTROL_CHARACTERS = /^[^\x00-\x1f\x7f]*$/;
@@ -28,3 +28,16 @@ export const HeaderQuerySchema = v.object({ policy: v.optional(v.picklist(['base
 
 /** `GET /api/v1/csp-projects`. */
 export const ProjectListQuerySchema = v.object({ site_key: v.optional(v.string()) });
+
+/** `PUT /api/v1/csp-projects/{id}/sources`: decisions on sources (docs/csp-reports.md, "Evidence per source"); null forgets one. */
+export const SourceDecisionsSchema = v.pipe(
+  v.array(
+    v.object({
+      directive: v.pipe(v.string(), v.maxLength(64), v.check((name) => directiveFallbackList(name.toLowerCase()).length > 0, 'directive is a fetch directive (img-src, script-src...)')),
+      source: v.pipe(v.string(), v.maxLength(512), v.check((source) => isSourceExpression(source), 'source is one source expression')),
+      decision: v.nullable(v.picklist(['accepted', 'rejected'], 'decision is accepted, rejected or null')),
+    }),
+  ),
+  v.minLength(1, 'send at least one decision'),
+  v.maxLength(200, 'at most 200 decisions at once'),
+);

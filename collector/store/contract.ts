@@ -1,4 +1,5 @@
 import type { CspReportStore } from './contract/cspReports';
+import type { CspSourceStore } from './contract/cspSources';
 import type { ErrorReportStore } from './contract/errorReports';
 import type { ActionStore, CspProjectStore, ServerAgentStore, WordPressStore } from './contract/integrations';
 import type { AlertStore } from './contract/alerts';
@@ -15,6 +16,7 @@ import type { VisitorSaltStore } from './contract/visitorSalts';
 // their adapters); the rest of the collector imports them from here.
 export type { CspEvidence, CspReportStore } from './contract/cspReports';
 export type { DailyErrors, ErrorReportStore, FieldCount } from './contract/errorReports';
+export type { CspGroupEvidence, CspSourceDecision, CspSourceStore } from './contract/cspSources';
 export type { ActionStore, CspProjectStore, ServerAgentStore, WordPressStore } from './contract/integrations';
 export type { IssueChange, IssueEvent, IssueListOptions, IssueListRow, IssueReportFilter, IssueSort, IssueState, IssueStatus, IssueStore } from './contract/issues';
 export type { PageVitalsRow, PerformanceSessionStore } from './contract/performanceSessions';
@@ -58,6 +60,8 @@ export interface Store {
   wordpress: WordPressStore;
   actions: ActionStore;
   cspProjects: CspProjectStore;
+  /** Each CSP source's evidence and the owner's decisions on it (docs/csp-reports.md, "Evidence per source"). */
+  cspSources: CspSourceStore;
   agents: ServerAgentStore;
   retention: RetentionStore;
   visitorSalts: VisitorSaltStore;

@@ -2,6 +2,7 @@ import type { Store } from './contract';
 import { checkWritable } from './postgres/checkWritable';
 import { withConnectionFaults } from './postgres/connectionFault';
 import { createGroupCommit } from './postgres/groupCommit';
+import { postgresCspSources } from './postgres/cspSources';
 import { postgresIntegrations } from './postgres/integrations';
 import { migratePostgres } from './postgres/migrations';
 import { createPool } from './postgres/pool';
@@ -96,6 +97,7 @@ export const createPostgresStore = async ({
     wordpress,
     actions,
     cspProjects,
+    cspSources: postgresCspSources(pool, write),
     agents,
     issues: {
       list: issues.list,

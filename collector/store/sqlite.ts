@@ -2,6 +2,7 @@ import type { Store } from './contract';
 import { sqliteAlerts } from './sqlite/alerts';
 import { sqliteLogDelivery } from './sqlite/alertLog';
 import { createGroupCommit, type Write } from './sqlite/groupCommit';
+import { sqliteCspSources } from './sqlite/cspSources';
 import { sqliteIntegrations } from './sqlite/integrations';
 import { sqliteIssueUpdate } from './sqlite/issues';
 import { checkWritable } from './sqlite/checkWritable';
@@ -116,6 +117,7 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
     wordpress,
     actions,
     cspProjects,
+    cspSources: sqliteCspSources(db, write),
     agents,
     issues: {
       list: reads.issues.list,

@@ -16,6 +16,12 @@ export interface Evidence {
   reports: number;
 }
 
+/** Why a source is not in the suggestion: too broad (docs/hostile-input.md), or the owner's decision or its evidence (`held`). */
+export type WithheldReason = 'unsafe_keyword' | 'unsafe_scheme' | 'rejected' | 'likely_injected';
+
+/** A source the owner rejected, or an undecided one that is likely injected: held out of the suggestion. */
+export type HeldSource = (directive: string, source: string) => 'rejected' | 'likely_injected' | undefined;
+
 export interface Suggestion {
   /** The suggested policy as a structure, for callers that build on it (the header); not sent as JSON. */
   structure: Policy;
@@ -25,7 +31,7 @@ export interface Suggestion {
   /** Reports the suggestion accounts for: those it allows now, and those the base already allowed. */
   based_on_reports: number;
   /** Sources the reports asked for that a suggestion never adds by itself (the owner decides), with what to do instead of an unsafe keyword. */
-  withheld: Array<{ directive: string; source: string; reports: number; reason: 'unsafe_keyword' | 'unsafe_scheme'; guidance?: string }>;
+  withheld: Array<{ directive: string; source: string; reports: number; reason: WithheldReason; guidance?: string }>;
   /** When a directive needed more sources than the cap: the one with the least coverage, how many sources were kept and the share of its reports they cover. */
   too_many: { directive: string; kept: number; coverage: number } | null;
 }
@@ -55,6 +61,7 @@ const isAllowed = (list: readonly string[], candidate: Candidate, origin: URL) =
  *   it is `withheld`, inline and eval with `guidance` (nonces, hashes, `'strict-dynamic'`);
  * - at most `limits.addedSourcesPerDirective` sources per directive: the top ones by reports, the
  *   rest left out and said (`too_many`, `directives[].collapsed`), never folded into a wildcard;
+ * - a source `held` names (rejected by the owner, or undecided and likely injected) is withheld too;
  * - only well-formed source expressions, into a structure serialized once; at most
  *   `limits.evidenceGroups` evidence rows are read. O(n log n) in the evidence rows.
  *
@@ -62,7 +69,12 @@ const isAllowed = (list: readonly string[], candidate: Candidate, origin: URL) =
  * suggestPolicy("default-src 'self'", [{ directive: 'img-src', blocked_uri: 'https://cdn.example/a.png', document_uri: 'https://shop.example/', reports: 3 }]).policy;
  * // "default-src 'self'; img-src 'self' https://cdn.example"
  */
-export const suggestPolicy = (basePolicy: string, evidence: readonly Evidence[], limits: SuggestionLimits = SUGGESTION_LIMITS): Suggestion => {
+export const suggestPolicy = (
+  basePolicy: string,
+  evidence: readonly Evidence[],
+  limits: SuggestionLimits = SUGGESTION_LIMITS,
+  held: HeldSource = () => undefined,
+): Suggestion => {
   const base = wellFormedPolicy(parsePolicy(basePolicy));
   // Directive -> its list before any addition: the base's, or, for a directive created, a copy of
   // the list that governed it.
@@ -89,8 +101,9 @@ export const suggestPolicy = (basePolicy: string, evidence: readonly Evidence[],
       continue;
     }
     const target = targetDirective(base, directive);
-    const reason = broadSource(candidate.source);
-    if (reason && !baseChainHas(directiveFallbackList(target), candidate.source)) {
+    const broad = broadSource(candidate.source);
+    const reason = broad && !baseChainHas(directiveFallbackList(target), candidate.source) ? broad : held(target, candidate.source);
+    if (reason) {
       const key = `${target} ${candidate.source}`;
       const guidance = GUIDANCE[candidate.source];
       const entry = withheld.get(key) ?? { directive: target, source: candidate.source, reports: 0, reason, ...(guidance ? { guidance } : {}) };

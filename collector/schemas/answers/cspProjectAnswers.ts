@@ -33,7 +33,10 @@ export const SuggestionSchema = v.object({
       directive: v.string(),
       source: v.string(),
       reports: CountSchema,
-      reason: v.picklist(['unsafe_keyword', 'unsafe_scheme']),
+      reason: v.pipe(
+        v.picklist(['unsafe_keyword', 'unsafe_scheme', 'rejected', 'likely_injected']),
+        v.description('too broad (unsafe_keyword, unsafe_scheme: never added unless the base had it), rejected by the owner, or undecided and likely injected'),
+      ),
       guidance: v.optional(v.pipe(v.string(), v.description("What to do instead of the unsafe keyword: nonces, hashes, 'strict-dynamic'"))),
     }),
   ),
@@ -49,4 +52,22 @@ export const CspHeaderSchema = v.object({
   name: v.picklist(['Content-Security-Policy', 'Content-Security-Policy-Report-Only']),
   value: v.string(),
   reporting_endpoints: v.object({ name: v.literal('Reporting-Endpoints'), value: v.string() }),
+});
+
+/** `GET` and `PUT /api/v1/csp-projects/{id}/sources` (docs/csp-reports.md, "Evidence per source"). */
+export const CspSourcesSchema = v.object({
+  project_id: v.pipe(v.number(), v.integer()),
+  data: v.array(
+    v.object({
+      directive: v.string(),
+      source: v.string(),
+      reports: CountSchema,
+      pages: CountSchema,
+      visitors_share: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+      first_seen: v.nullable(IsoTimeSchema),
+      browsers: v.array(v.string()),
+      class: v.pipe(v.picklist(['own', 'third_party', 'likely_injected']), v.description("own: the site's origin or domain; likely_injected: a small share of visitors")),
+      decision: v.nullable(v.picklist(['accepted', 'rejected'])),
+    }),
+  ),
 });

@@ -1,6 +1,6 @@
 import { DEFAULT_SITE_KEY } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
-import { POSTGRES_CSP_GROUP_DISPOSITION_MIGRATION } from './cspGroupsSchema';
+import { POSTGRES_CSP_GROUP_DISPOSITION_MIGRATION, POSTGRES_CSP_SOURCE_DECISIONS_MIGRATION } from './cspSchema';
 import { POSTGRES_ROUTES_MIGRATION } from './routeSchema';
 import { ALERT_RULE_PARAMS_MIGRATION, ALERTS_MIGRATION } from './alertSchema';
 import { ISSUE_DAY_COUNTS_MIGRATION, ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
@@ -224,4 +224,6 @@ export const POSTGRES_MIGRATIONS: string[] = [
   POSTGRES_CSP_GROUP_DISPOSITION_MIGRATION,
   // 15: sessions' routes and sites' route patterns (docs/vitals.md, "Routes"), as the SQLite store's version 20.
   POSTGRES_ROUTES_MIGRATION,
+  // 16: an owner's decision on each source a CSP suggestion would add, as the SQLite store's version 21.
+  POSTGRES_CSP_SOURCE_DECISIONS_MIGRATION,
 ];

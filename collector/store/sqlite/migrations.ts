@@ -3,7 +3,7 @@ import { blockedHostOf } from '../../core/blockedHost';
 import { fingerprintOf } from '../../core/fingerprint';
 import { DEFAULT_SITE_KEY, type ErrorReport } from '../../core/records';
 import { AWAITING_COPY } from '../awaitingCopy';
-import { CSP_GROUP_DISPOSITION_MIGRATION } from './cspGroupsSchema';
+import { CSP_GROUP_DISPOSITION_MIGRATION, CSP_SOURCE_DECISIONS_MIGRATION } from './cspSchema';
 import { ROUTES_MIGRATION } from './routeSchema';
 import { ALERT_RULE_PARAMS_MIGRATION, ALERTS_MIGRATION } from './alertSchema';
 import { ISSUE_DAY_COUNTS_MIGRATION, ISSUE_FAST_LIST_MIGRATION, ISSUES_MIGRATION } from './issueSchema';
@@ -266,9 +266,8 @@ const migrations: Array<string | ((db: Database) => void)> = [
   // releases by first arrival (the rowid), what a regression compares.
   ISSUES_MIGRATION,
   SOURCE_MAPS_MIGRATION, ALERTS_MIGRATION, // 14: source maps (docs/source-maps.md); 15: alerts' rules, outbox, users' mail (docs/alerts.md).
-  ISSUE_FAST_LIST_MIGRATION, ALERT_RULE_PARAMS_MIGRATION, // 16: the issues' list at a million reports (docs/issues.md): issueSchema.ts says why; 17: alert rules' parameters (docs/alerts.md, "Rule kinds").
-  ISSUE_DAY_COUNTS_MIGRATION, CSP_GROUP_DISPOSITION_MIGRATION, // 18: the issues' list by field and by visitors, per day (docs/issues.md): issueSchema.ts says why; 19: CSP groups per disposition (docs/csp-reports.md, "Blocked first").
-  ROUTES_MIGRATION, // 20: sessions' routes, sites' route patterns (docs/vitals.md, "Routes"): routeSchema.ts says why.
+  ISSUE_FAST_LIST_MIGRATION, ALERT_RULE_PARAMS_MIGRATION, ISSUE_DAY_COUNTS_MIGRATION, // 16: the issues' list at a million reports (docs/issues.md): issueSchema.ts says why; 17: alert rules' parameters (docs/alerts.md, "Rule kinds"); 18: the issues' list by field and by visitors, per day (docs/issues.md).
+  CSP_GROUP_DISPOSITION_MIGRATION, ROUTES_MIGRATION, CSP_SOURCE_DECISIONS_MIGRATION, // 19: CSP groups per disposition; 20: sessions' routes, sites' route patterns (docs/vitals.md, "Routes"); 21: decisions on CSP sources (docs/csp-reports.md; cspSchema.ts).
 ];
 
 /** The schema version this collector writes: how many migrations it knows. */

@@ -22,3 +22,21 @@ export const CSP_GROUP_DISPOSITION_MIGRATION = `
     GROUP BY 1, 2, 3, 4, 5;
   DROP TABLE csp_groups;
   ALTER TABLE csp_groups_by_disposition RENAME TO csp_groups;`;
+
+/**
+ * Schema version 20 (migrations.ts): an owner's decision on each source a CSP project's suggestion
+ * would add (docs/csp-reports.md, "Evidence per source"), removed with its project by a trigger
+ * (foreign keys are not enforced on these connections).
+ */
+export const CSP_SOURCE_DECISIONS_MIGRATION = `
+  CREATE TABLE csp_source_decisions (
+    project_id INTEGER NOT NULL,
+    directive TEXT NOT NULL,
+    source TEXT NOT NULL,
+    decision TEXT NOT NULL,
+    decided_at INTEGER NOT NULL,
+    PRIMARY KEY (project_id, directive, source)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER csp_projects_delete_decisions AFTER DELETE ON csp_projects BEGIN
+    DELETE FROM csp_source_decisions WHERE project_id = old.id;
+  END;`;

@@ -1,5 +1,5 @@
 /**
- * Version 14 (schema.ts), as the SQLite store's version 19 (sqlite/cspGroupsSchema.ts): `csp_groups`
+ * Version 14 (schema.ts), as the SQLite store's version 19 (sqlite/cspSchema.ts): `csp_groups`
  * per disposition (docs/csp-reports.md, "Blocked first"), rebuilt from the stored reports.
  */
 export const POSTGRES_CSP_GROUP_DISPOSITION_MIGRATION = `
@@ -13,3 +13,14 @@ export const POSTGRES_CSP_GROUP_DISPOSITION_MIGRATION = `
     GROUP BY 1, 2, 3, 4, 5;
   ALTER TABLE csp_groups ALTER COLUMN disposition DROP DEFAULT;
   ALTER TABLE csp_groups ADD PRIMARY KEY (site_key, directive, blocked_host, disposition, day);`;
+
+/** Version 15 (schema.ts), as the SQLite store's version 20 (sqlite/cspSchema.ts): CSP source decisions. */
+export const POSTGRES_CSP_SOURCE_DECISIONS_MIGRATION = `
+  CREATE TABLE csp_source_decisions (
+    project_id BIGINT NOT NULL REFERENCES csp_projects (id) ON DELETE CASCADE,
+    directive TEXT NOT NULL,
+    source TEXT NOT NULL,
+    decision TEXT NOT NULL,
+    decided_at BIGINT NOT NULL,
+    PRIMARY KEY (project_id, directive, source)
+  );`;
