@@ -92,4 +92,17 @@ describe('the compact form of a map (docs/source-maps.md, "The map thread")', ()
     );
     expect(map.contexts(1, [1])).toBeNull();
   });
+
+  test('at the first and last lines, with CRLF line ends; lines past the end, or far past it, have none; several frames in one source', () => {
+    const contextsOf = (content: string, lines: number[]) =>
+      (parseSourceMap(JSON.stringify({ version: 3, sources: ['a.js'], sourcesContent: [content], names: [], mappings: 'AAAA' })) as CompactMap).contexts(0, lines)!;
+    expect(contextsOf('a\r\nb\r\nc', [1]).get(1)).toEqual({ pre: [], line: 'a', post: ['b', 'c'] });
+    expect(contextsOf('a\nb\nc\nd\ne', [5]).get(5)).toEqual({ pre: ['b', 'c', 'd'], line: 'e', post: [] });
+    expect(contextsOf('a\nb', [3, 0, 1_000_000_000])).toEqual(new Map([[3, null], [0, null], [1_000_000_000, null]]));
+    const content = Array.from({ length: 20 }, (_, index) => `line ${index + 1}`).join('\n');
+    const contexts = contextsOf(content, [2, 10, 10, 99]);
+    expect(contexts.get(2)).toEqual({ pre: ['line 1'], line: 'line 2', post: ['line 3', 'line 4', 'line 5'] });
+    expect(contexts.get(10)).toEqual({ pre: ['line 7', 'line 8', 'line 9'], line: 'line 10', post: ['line 11', 'line 12', 'line 13'] });
+    expect(contexts.get(99)).toBeNull();
+  });
 });

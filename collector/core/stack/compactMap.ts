@@ -180,7 +180,7 @@ export const openCompactMap = (reader: ByteReader) => {
         for (let at = from; at <= to; at++) {
           const index = wanted[at]! - wanted[from]!;
           const [start, end] = [starts[index]!, starts[index + 1]! - 1];
-          // 4 bytes a character at most: the first MAX_CONTEXT_LINE + 1 characters, as sourceContext.ts reads them.
+          // 4 bytes a character at most: the first MAX_CONTEXT_LINE + 1 characters, a CR line end off, then cut by inertLine.
           const length = Math.min(end - start, 4 * MAX_CONTEXT_LINE + 4);
           const bytes = near ? near.subarray(start - starts[0]!, start - starts[0]! + length) : reader.read(contentAt! + start, length);
           const raw = decoder.decode(bytes).slice(0, MAX_CONTEXT_LINE + 1);
