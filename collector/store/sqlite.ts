@@ -79,6 +79,7 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
   const { users, sessions } = sqliteUsers(db);
   const sessionWrites = sqlitePerformance(db, queue);
   const alerts = sqliteAlerts(db, write);
+  const sourceDecisions = sqliteCspSources(db, write);
   // Every member named where it is made (not spread from halves), so that an editor's
   // implementation search on a Store method lands here, one jump from the code that runs.
   return {
@@ -117,7 +118,13 @@ export const createSqliteStore = ({ file, sync = 'normal', onMigration }: Sqlite
     wordpress,
     actions,
     cspProjects,
-    cspSources: sqliteCspSources(db, write),
+    cspSources: {
+      // The evidence on the reader thread, with the other report reads; decisions on this connection.
+      evidence: reads.cspSources.evidence,
+      visitors: reads.cspSources.visitors,
+      decisions: sourceDecisions.decisions,
+      decide: sourceDecisions.decide,
+    },
     agents,
     issues: {
       list: reads.issues.list,

@@ -1,10 +1,12 @@
 import type { Database } from 'better-sqlite3';
 import type { AlertStore } from '../contract/alerts';
 import type { CspReportStore } from '../contract/cspReports';
+import type { CspSourceStore } from '../contract/cspSources';
 import type { ErrorReportStore } from '../contract/errorReports';
 import type { PerformanceSessionStore } from '../contract/performanceSessions';
 import type { IssueStore } from '../contract/issues';
 import { sqliteAlertReads } from './alertReads';
+import { sqliteCspSources } from './cspSources';
 import { sqliteIssueReads } from './issues';
 import { sqlitePerformance } from './performance';
 import { sqlitePerformanceReads } from './performanceReads';
@@ -21,6 +23,8 @@ export const READ_METHODS = {
   // What serve's periodic alert rules read each minute (docs/alerts.md, "Spikes", "Poor vitals"):
   // a day of a busy site's reports, which must not hold the HTTP thread either.
   alerts: ['spikeCounts', 'vitalP75'],
+  // A CSP project's sources' evidence (docs/csp-reports.md, "Evidence per source"): up to 1,000 groups' reports.
+  cspSources: ['evidence', 'visitors'],
 } as const;
 
 type Methods = typeof READ_METHODS;
@@ -47,6 +51,7 @@ export const sqliteReads = (db: Database) => {
   const performanceReads = sqlitePerformanceReads(db);
   const issues = sqliteIssueReads(db);
   const alerts = sqliteAlertReads(db, () => Promise.reject(new Error('the SQLite reader does not write')));
+  const cspSources = sqliteCspSources(db, () => Promise.reject(new Error('the SQLite reader does not write')));
   return {
     errors: {
       list: reports.errors.list,
@@ -87,6 +92,10 @@ export const sqliteReads = (db: Database) => {
       spikeCounts: alerts.spikeCounts,
       vitalP75: alerts.vitalP75,
     } satisfies Pick<AlertStore, Methods['alerts'][number]>,
+    cspSources: {
+      evidence: cspSources.evidence,
+      visitors: cspSources.visitors,
+    } satisfies Pick<CspSourceStore, Methods['cspSources'][number]>,
   };
 };
 
