@@ -14,7 +14,7 @@ export const POSTGRES_CSP_GROUP_DISPOSITION_MIGRATION = `
   ALTER TABLE csp_groups ALTER COLUMN disposition DROP DEFAULT;
   ALTER TABLE csp_groups ADD PRIMARY KEY (site_key, directive, blocked_host, disposition, day);`;
 
-/** Version 15 (schema.ts), as the SQLite store's version 20 (sqlite/cspSchema.ts): CSP source decisions. */
+/** Version 16 (schema.ts), as the SQLite store's version 21 (sqlite/cspSchema.ts): CSP source decisions. */
 export const POSTGRES_CSP_SOURCE_DECISIONS_MIGRATION = `
   CREATE TABLE csp_source_decisions (
     project_id BIGINT NOT NULL REFERENCES csp_projects (id) ON DELETE CASCADE,

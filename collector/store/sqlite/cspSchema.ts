@@ -24,7 +24,7 @@ export const CSP_GROUP_DISPOSITION_MIGRATION = `
   ALTER TABLE csp_groups_by_disposition RENAME TO csp_groups;`;
 
 /**
- * Schema version 20 (migrations.ts): an owner's decision on each source a CSP project's suggestion
+ * Schema version 21 (migrations.ts): an owner's decision on each source a CSP project's suggestion
  * would add (docs/csp-reports.md, "Evidence per source"), removed with its project by a trigger
  * (foreign keys are not enforced on these connections).
  */
