@@ -32,4 +32,12 @@ describe('a CSP violation explains a failed load', () => {
     expect(explainingViolation(error, [violation({ effective_directive: undefined })])).toBeUndefined();
     expect(explainingViolation({ ...error, source_url: undefined }, [violation()])).toBeUndefined();
   });
+
+  test("a report-only policy's violation blocked nothing: it explains no failed load; an enforced one, or one that does not say (WebKit's report-uri), does", () => {
+    expect(explainingViolation(error, [violation({ disposition: 'report' })])).toBeUndefined();
+    expect(explainingViolation(error, [violation({ disposition: 'enforce' })])).toBeDefined();
+    expect(explainingViolation(error, [violation({ disposition: null })])).toBeDefined();
+    const enforced = violation({ disposition: 'enforce', received_at: T + 5_000 });
+    expect(explainingViolation(error, [violation({ disposition: 'report' }), enforced])).toBe(enforced);
+  });
 });

@@ -23,6 +23,8 @@ export interface Violation {
   effective_directive?: string | undefined;
   blocked_uri?: string | undefined;
   document_uri?: string | undefined;
+  /** `report` for a report-only policy's violation; WebKit's `report-uri` reports do not say. */
+  disposition?: string | null | undefined;
   received_at: number;
 }
 
@@ -32,7 +34,9 @@ export interface Violation {
  * fires the element's error event, which the beacon reports as a `resource_error`: one event seen
  * twice. They match when the violation blocked the error's URL on the error's page (URLs compared
  * without fragment and default port), and arrived within COPY_WINDOW_MS of it either way (the
- * window of one violation's copies: Reporting API reports are batched). The nearest in time wins.
+ * window of one violation's copies: Reporting API reports are batched). A report-only policy's
+ * violation blocked nothing, so it explains no failed load; one that does not say (WebKit's
+ * `report-uri` reports) may. The nearest in time wins.
  *
  * @example
  * explainingViolation({ source_url: 'https://ads.example/a.js', page_url: 'https://shop.example/', received_at: t },
@@ -46,7 +50,7 @@ export const explainingViolation = <V extends Violation>(error: FailedLoad, viol
   let best: V | undefined;
   for (const violation of violations) {
     const apart = Math.abs(violation.received_at - error.received_at);
-    if (violation.report_type != 'csp-violation' || !violation.effective_directive || apart > COPY_WINDOW_MS) continue;
+    if (violation.report_type != 'csp-violation' || !violation.effective_directive || violation.disposition == 'report' || apart > COPY_WINDOW_MS) continue;
     if (comparable(violation.blocked_uri) != url || comparable(violation.document_uri) != page) continue;
     if (!best || apart < Math.abs(best.received_at - error.received_at)) best = violation;
   }

@@ -17,6 +17,7 @@ export interface ViolationRow {
   effective_directive: string | null;
   blocked_uri: string | null;
   document_uri: string | null;
+  disposition: string | null;
 }
 
 /** A row as core/countedOnce.ts takes it (PostgreSQL's int8 arrives as text: numbers here). */
@@ -35,6 +36,7 @@ export const violationOf = (row: ViolationRow): Violation => ({
   effective_directive: row.effective_directive ?? undefined,
   blocked_uri: row.blocked_uri ?? undefined,
   document_uri: row.document_uri ?? undefined,
+  disposition: row.disposition,
 });
 
 /**

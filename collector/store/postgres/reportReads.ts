@@ -65,7 +65,7 @@ const RESOURCE_REPORTS = `SELECT COUNT(DISTINCT i.fingerprint)::int AS fingerpri
   JOIN error_groups AS g ON g.site_key = i.site_key AND g.fingerprint = i.fingerprint AND g.day >= $2
   WHERE i.site_key = $1 AND i.error_type = 'resource_error'`;
 // $1 site, $2 from, $3 to, $4 limit: the violations a failed load of that span is compared with.
-const VIOLATIONS_BETWEEN = `SELECT received_at, report_type, effective_directive, blocked_uri, document_uri FROM csp_reports
+const VIOLATIONS_BETWEEN = `SELECT received_at, report_type, effective_directive, blocked_uri, document_uri, disposition FROM csp_reports
   WHERE site_key = $1 AND received_at BETWEEN $2 AND $3 AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
     AND blocked_uri IS NOT NULL AND document_uri IS NOT NULL
   ORDER BY received_at LIMIT $4`;

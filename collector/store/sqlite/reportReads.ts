@@ -97,7 +97,7 @@ export const sqliteReportReads = (
      WHERE i.site_key = @site AND i.error_type = 'resource_error'`,
   );
   const violationsBetween = db.prepare<{ site: string; from: number; to: number; limit: number }, ViolationRow>(
-    `SELECT received_at, report_type, effective_directive, blocked_uri, document_uri FROM csp_reports
+    `SELECT received_at, report_type, effective_directive, blocked_uri, document_uri, disposition FROM csp_reports
      WHERE site_key = @site AND received_at BETWEEN @from AND @to AND report_type = 'csp-violation' AND effective_directive IS NOT NULL
        AND blocked_uri IS NOT NULL AND document_uri IS NOT NULL
      ORDER BY received_at LIMIT @limit`,

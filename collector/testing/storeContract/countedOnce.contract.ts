@@ -92,6 +92,17 @@ export const describeCountedOnceContract = (test: StoreTest) =>
       expect(view.previous).toMatchObject({ errors: 30, csp: 0 });
     });
 
+    test("a report-only policy's violation blocked nothing: the failed load beside it is an error of its own", async ({ store, seed }) => {
+      const site = await seed.addSite([]);
+      const at = now - 2 * HOUR;
+      await store.errors.insert(site, [newErrorReport(load('https://cdn.example/r.png') as never)], { received_at: at, client: PERSON });
+      await seed.insertCsp(site, [{ ...violation('img-src', 'https://cdn.example/r.png'), disposition: 'report' }], at + MINUTE);
+      await store.errors.insert(site, [newErrorReport(load('https://cdn.example/s.png') as never)], { received_at: at, client: PERSON });
+      await seed.insertCsp(site, [{ ...violation('img-src', 'https://cdn.example/s.png'), disposition: 'enforce' }], at + MINUTE);
+      const view = await readDaily(store, { site_key: site }, { since: now - DAY, p75: false }, { now });
+      expect(view.totals).toMatchObject({ errors: 1, error_occurrences: 1, csp: 2 });
+    });
+
     test("the store's series leave bots out when asked, per day from the first day's since, per hour, of one group too", async ({ store, seed }) => {
       const site = await seed.addSite([]);
       const insert = (reports: object[], at: number, client: ReceivedClient) =>
