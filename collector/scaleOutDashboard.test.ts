@@ -5,6 +5,7 @@
 // just rotated is answered 404 by a collector that still has the site cached. Needs `npm run build`.
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { runCli, spawnCollector, type CollectorProcess } from './testing/spawnCollector';
+import { DEVICE_USER_AGENTS } from './testing/storeContract/vitalsByDevice.contract';
 import { usePostgresDatabase, type TestDatabase } from './testing/testDatabase';
 
 const database = usePostgresDatabase('scale_out_dashboard');
@@ -25,13 +26,15 @@ const start = async () => {
 };
 const cli = (...args: string[]) => JSON.parse(runCli(schema.url, ...args, '--json')) as Record<string, any>;
 const SHOP = 'https://shop.example';
+/** Sent as a desktop browser's beacon: Node's own user agent is a bot's, left out of the counts (docs/issues.md, "Bots"). */
+const BROWSER = DEVICE_USER_AGENTS.desktop.userAgent;
 
 test('a user added by the CLI signs in at one collector and reads every dashboard view at the other', async () => {
   const [one, two] = await Promise.all([start(), start()]);
   const site = cli('site', 'add', '--origin', SHOP, '--name', 'Shop').site_key as string;
   const { password } = cli('user', 'add', '--email', 'ann@shop.example', '--site', site);
   const send = (collector: CollectorProcess, kind: string, body: unknown, type = 'application/json') =>
-    fetch(`${collector.url}/api/${kind}/${site}`, { method: 'POST', headers: { 'content-type': type, origin: SHOP }, body: JSON.stringify(body) });
+    fetch(`${collector.url}/api/${kind}/${site}`, { method: 'POST', headers: { 'content-type': type, origin: SHOP, 'user-agent': BROWSER }, body: JSON.stringify(body) });
   const error = (session: string, page: string) => ({ error_type: 'javascript_error', error_message: 'cart is empty', session_id: session, page_url: page });
   expect((await send(one, 'error-reports', [error('s1', `${SHOP}/cart`), error('s2', `${SHOP}/cart`)])).status).toBe(202);
   expect((await send(two, 'error-reports', error('s1', `${SHOP}/pay`))).status).toBe(202);
