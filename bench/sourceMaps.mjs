@@ -13,31 +13,18 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seeded, vlq } from '../collector/testing/mapMaking.mjs';
 import { serveArgs, startServer } from './startServer.mjs';
 
 const { createSqliteStore, hashApiKey, newApiKey, newSiteKey } = await import('../dist/collector.js');
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const vlq = (value) => {
-  let rest = value < 0 ? (-value << 1) | 1 : value << 1;
-  let out = '';
-  do {
-    let digit = rest & 31;
-    rest >>>= 5;
-    if (rest > 0) digit |= 32;
-    out += BASE64[digit];
-  } while (rest > 0);
-  return out;
-};
-/** A generator of numbers in [0, 1): the same map on every run. */
-const random = (seed) => () => ((seed = (Math.imul(seed ^ (seed >>> 15), 2246822507) + 0x6d2b79f5) >>> 0), seed / 2 ** 32);
 
 /**
  * A bundle's map of about `mb` MB, as a minifier writes one: `lines` generated lines of mappings
  * (5 fields, small deltas), 400 sources whose text is about 40 % of the map, 5,000 names.
  */
 export const syntheticMap = (mb, lines = 40) => {
-  const next = random(mb * 7919);
+  const next = seeded(mb * 7919);
   const target = mb * 1_000_000;
   const sourceCount = 400;
   const sourceChars = Math.floor((target * 0.4) / sourceCount);

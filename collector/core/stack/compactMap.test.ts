@@ -1,30 +1,16 @@
 import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { describe, expect, test } from 'vitest';
+import { seeded, vlq } from '../../testing/mapMaking.mjs';
 import type { CompactMap } from './compactMap';
 import { CHECKPOINT_EVERY } from './compactMapBuild';
 import { parseSourceMap } from './parseSourceMap';
-
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const vlq = (value: number) => {
-  let rest = value < 0 ? (-value << 1) | 1 : value << 1;
-  let out = '';
-  do {
-    let digit = rest & 31;
-    rest >>>= 5;
-    if (rest > 0) digit |= 32;
-    out += BASE64[digit];
-  } while (rest > 0);
-  return out;
-};
-/** The same numbers on every run. */
-const random = (seed: number) => () => ((seed = (Math.imul(seed ^ (seed >>> 15), 2246822507) + 0x6d2b79f5) >>> 0), seed / 2 ** 32);
 
 /**
  * A map of `lines` generated lines of `perLine` segments: 1-, 4- and 5-field segments, columns that
  * repeat (several segments at one column), across many checkpoints; `shuffled`: columns out of order.
  */
 const mapOf = (lines: number, perLine: number, shuffled = false) => {
-  const next = random(lines * 31 + perLine);
+  const next = seeded(lines * 31 + perLine);
   const state = [0, 0, 0, 0];
   const mappings: string[] = [];
   for (let line = 0; line < lines; line++) {
