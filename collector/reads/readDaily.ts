@@ -10,7 +10,8 @@ import { blockedLoads, countedDaily, countedHourly } from './countedErrors';
 import { rangeOf } from './range';
 
 type Explained = Awaited<ReturnType<typeof blockedLoads>>;
-type Counting = { withoutBots: boolean; explained: Explained };
+/** Whose errors count, and the failed loads counted as violations: read once, beside the counts that take them out. */
+type Counting = { withoutBots: boolean; explained: Promise<Explained> };
 
 /**
  * A site's counted activity since `since` per UTC day: errors (countedErrors.ts) less the failed
@@ -18,23 +19,25 @@ type Counting = { withoutBots: boolean; explained: Explained };
  * violations, page views.
  */
 const dailyActivity = async (store: Store, siteKey: string, since: number, { withoutBots, explained }: Counting) => {
-  const [errors, csp, pageViews] = await Promise.all([
+  const [errors, csp, pageViews, explainedLoads] = await Promise.all([
     countedDaily(store, siteKey, { since, withoutBots }),
     store.csp.daily(siteKey, { since }),
     store.performance.daily(siteKey, { since }),
+    explained,
   ]);
-  return [lessExplainedLoads('day', errors, explained, { since, withoutBots }), csp, pageViews] as const;
+  return [lessExplainedLoads('day', errors, explainedLoads, { since, withoutBots }), csp, pageViews] as const;
 };
 
 /** The same per UTC hour, for a range of 48 hours or less (core/trendBuckets.ts); null beyond. */
 const hourlyActivity = async (store: Store, siteKey: string, since: number, now: number, { withoutBots, explained }: Counting) => {
   if (trendBuckets(since, now).interval != 'hour') return null;
-  const [errors, csp, pageViews] = await Promise.all([
+  const [errors, csp, pageViews, explainedLoads] = await Promise.all([
     countedHourly(store, siteKey, { since, withoutBots }),
     store.csp.hourly(siteKey, { since }),
     store.performance.hourly(siteKey, { since }),
+    explained,
   ]);
-  return buildHourlySeries({ since, now, errors: lessExplainedLoads('hour', errors, explained, { since, withoutBots }), csp, pageViews });
+  return buildHourlySeries({ since, now, errors: lessExplainedLoads('hour', errors, explainedLoads, { since, withoutBots }), csp, pageViews });
 };
 
 /**
@@ -55,7 +58,7 @@ export const readDaily = async (
 ): Promise<v.InferInput<typeof DailyViewSchema>> => {
   const { since, iso } = rangeOf(query.since, now, 30);
   const earlier = since - (now - since);
-  const counting = { withoutBots: query.bots != 'include', explained: await blockedLoads(store, site_key, { since: earlier }) };
+  const counting = { withoutBots: query.bots != 'include', explained: blockedLoads(store, site_key, { since: earlier }) };
   const [[errors, csp, pageViews], [earlierErrors, earlierCsp, earlierViews], hours, ...metrics] = await Promise.all([
     dailyActivity(store, site_key, since, counting),
     dailyActivity(store, site_key, earlier, counting),
