@@ -12,9 +12,9 @@ const MAX_ATTEMPTS = 5;
 const MAX_WAIT_SECONDS = 5;
 
 /**
- * Reads this tab makes at once, at most: the collector answers a caller's fifth heavy read under
- * way with 429 (README, "Running it for real"), so a page that asks for more at once (the sites
- * list reads two views per site) queues them here instead of being refused and retrying.
+ * Reads this tab makes at once, at most: the collector holds a caller's fifth heavy read under way
+ * back, and answers 429 past a short wait (README, "Running it for real"), so a page that asks for
+ * more at once (the sites list reads two views per site) queues them here, in its own order.
  */
 const READS_AT_ONCE = 4;
 let readsUnderWay = 0;
